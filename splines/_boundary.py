@@ -1,0 +1,88 @@
+"""Boundary conditions and extrapolation options, parsed once.
+
+Each end of a cubic2 spline gets a static *kind* — ``"not-a-knot"``,
+``"periodic"``, or the derivative order ``1``/``2`` — and, for derivative
+kinds, an array *value* (differentiable, possibly traced).  The kinds steer
+Python-level branches at trace time; only the values reach the program.
+"""
+
+from typing import Any, NamedTuple
+
+import jax.numpy as jnp
+
+NOT_A_KNOT, PERIODIC = "not-a-knot", "periodic"
+_NAMED_END = {"natural": (2, 0.0), "clamped": (1, 0.0), NOT_A_KNOT: (NOT_A_KNOT, 0.0)}
+BC_TYPES = (NOT_A_KNOT, "natural", "clamped", PERIODIC)
+
+
+class EndConditions(NamedTuple):
+    """``kinds``: static pair; ``values``: the two derivative values (0 when unused)."""
+
+    kinds: tuple  # e.g. ("not-a-knot", 2)
+    values: tuple  # two arrays (or Python numbers)
+
+
+def _bad_bc(bc_type: Any, why: str) -> ValueError:
+    return ValueError(
+        f"`bc_type`={bc_type!r} is not understood: {why}. Use one of {BC_TYPES} "
+        "or a pair of ends, each a name or (order, value) with order 1 or 2."
+    )
+
+
+def _parse_end(end: Any, bc_type: Any) -> tuple:
+    if isinstance(end, str):
+        if end not in _NAMED_END:
+            raise _bad_bc(bc_type, f"unknown end condition {end!r}")
+        return _NAMED_END[end]
+    if not isinstance(end, (tuple, list)) or len(end) != 2:
+        raise _bad_bc(bc_type, f"end condition {end!r} is not a name or (order, value)")
+    order, value = end
+    if isinstance(order, bool) or order not in (1, 2):
+        raise _bad_bc(bc_type, f"derivative order {order!r} is not 1 or 2")
+    return int(order), value
+
+
+def parse_bc_type(bc_type: Any, periodic: bool) -> EndConditions:
+    """Turn scipy-style ``bc_type`` into static kinds and array values.
+
+    ``None`` means ``"not-a-knot"``, or ``"periodic"`` when a period is given.
+    """
+    if bc_type is None:
+        bc_type = PERIODIC if periodic else NOT_A_KNOT
+    if periodic and bc_type != PERIODIC:
+        raise _bad_bc(bc_type, "a `period` was given, which implies 'periodic'")
+    if isinstance(bc_type, str):
+        if bc_type == PERIODIC:
+            return EndConditions((PERIODIC, PERIODIC), (0.0, 0.0))
+        if bc_type not in _NAMED_END:
+            raise _bad_bc(bc_type, "unknown name")
+        bc_type = (bc_type, bc_type)
+    if not isinstance(bc_type, (tuple, list)) or len(bc_type) != 2:
+        raise _bad_bc(bc_type, "expected a name or a pair of end conditions")
+    (k0, v0), (k1, v1) = (_parse_end(end, bc_type) for end in bc_type)
+    return EndConditions((k0, k1), (v0, v1))
+
+
+class Extrapolation(NamedTuple):
+    """``extend``: static; ``fill``: (below, above) values used when not extending."""
+
+    extend: bool
+    fill: Any
+
+
+def parse_extrap(extrap: Any) -> Extrapolation:
+    """``False`` → NaN outside, ``True`` → extend end pieces, number or pair → fill."""
+    if extrap is True or extrap is False:
+        return Extrapolation(extrap, (jnp.nan, jnp.nan))
+    if isinstance(extrap, (tuple, list)):
+        if len(extrap) != 2:
+            raise ValueError(
+                f"`extrap`={extrap!r} must be a bool, a number or a pair (below, above)."
+            )
+        return Extrapolation(False, tuple(extrap))
+    if jnp.ndim(extrap) != 0:
+        raise ValueError(
+            f"`extrap` must be a bool, a scalar or a pair of scalars; got shape "
+            f"{jnp.shape(extrap)}."
+        )
+    return Extrapolation(False, (extrap, extrap))

@@ -1,0 +1,73 @@
+"""`interp1d`: fit and evaluate in one jitted call."""
+
+from functools import partial
+from typing import Any, Literal, Optional
+
+import jax
+from jaxtyping import Array, ArrayLike, Float
+
+from ._boundary import parse_extrap
+from ._dtypes import promote_inexact
+from ._evaluate import EvalSpec, check_derivative, evaluate
+from ._fit import FitSpec, fit, prepare_fit
+
+
+def interp1d(
+    x: Float[ArrayLike, "..."],
+    xp: Float[ArrayLike, "n"],
+    fp: Float[ArrayLike, "*shape"],
+    method: Literal["nearest", "linear", "cubic2"] = "cubic2",
+    *,
+    bc_type: Any = None,
+    derivative: int = 0,
+    extrap: Any = False,
+    period: Optional[Float[ArrayLike, ""]] = None,
+    axis: int = 0,
+) -> Float[Array, "..."]:
+    """Interpolate ``fp`` sampled at knots ``xp`` to query points ``x``.
+
+    Argument order follows `numpy.interp`: queries, knots, values.
+
+    Args:
+        x: query points, any shape.
+        xp: strictly increasing knots, shape ``(n,)``.
+        fp: values; ``fp.shape[axis] == n``; every other axis is a column.
+        method: ``"nearest"``, ``"linear"`` or ``"cubic2"`` (C² cubic spline
+            from a tridiagonal solve, as `scipy.interpolate.CubicSpline`).
+        bc_type: cubic2 end conditions, as scipy: ``"not-a-knot"`` (default),
+            ``"natural"``, ``"clamped"``, ``"periodic"``, or a pair of ends, each
+            a name or ``(order, value)`` with order 1 or 2.  Values are arrays
+            (one per column, broadcast) and differentiable.
+        derivative: static order of the derivative to evaluate (≥ 4 gives 0).
+        extrap: ``False`` → NaN outside ``[xp[0], xp[-1]]``; ``True`` → extend
+            the end pieces; a scalar → that fill value; a pair → (below, above).
+        period: if given, the knots cover one period (the closing knot
+            ``xp[0] + period`` may be included, with its value equal to the
+            first), queries wrap around and cubic2 is periodic.
+        axis: the axis of ``fp`` along the knots.
+
+    Returns:
+        Array of shape ``fp.shape[:axis] + x.shape + fp.shape[axis+1:]``.
+
+    Bad static input raises `ValueError`/`TypeError`.  Knots that are not
+    finite and strictly increasing raise `ValueError` when concrete, and give
+    NaN everywhere when traced (inside `jit`/`vmap`; see `splines._validate`).
+    Under a traced ``period``, pass the knots without the closing one.
+    """
+    x, xp, fp = promote_inexact(x, xp, fp)
+    fit_spec, bc_values = prepare_fit(xp, fp, method, bc_type, period, axis)
+    extrap = parse_extrap(extrap)
+    return _interp1d(
+        x, xp, fp, bc_values, extrap.fill, period,
+        fit_spec=fit_spec, derivative=check_derivative(derivative), extend=extrap.extend,
+    )  # fmt: skip
+
+
+@partial(jax.jit, static_argnames=("fit_spec", "derivative", "extend"))
+def _interp1d(x, xp, fp, bc_values, fill, period, *, fit_spec: FitSpec, derivative, extend):
+    knots, values, slopes = fit(xp, fp, bc_values, period, fit_spec)
+    spec = EvalSpec(
+        fit_spec.method, derivative, extend, fit_spec.periodic, fit_spec.axis,
+        fit_spec.column_shape,
+    )  # fmt: skip
+    return evaluate(x, knots, values, slopes, fill, spec)

@@ -1,0 +1,62 @@
+"""Thomas algorithm as two `lax.scan` sweeps, with independent systems in lanes.
+
+For rows ``a_i x_{i-1} + b_i x_i + c_i x_{i+1} = d_i`` (``a_0 = c_{n-1} = 0``):
+
+    forward:  w_i  = b_i - a_i c'_{i-1}
+              c'_i = c_i / w_i
+              d'_i = (d_i - a_i d'_{i-1}) / w_i          (c'_{-1} = d'_{-1} = 0)
+    backward: x_i  = d'_i - c'_i x_{i+1}                  (x_n = 0)
+
+No pivoting: exact for the diagonally dominant systems that splines build; a
+zero pivot gives inf/NaN rather than a plausible number.  The scan carries one
+value per system, so a batch of B systems costs n steps of B-wide vector work.
+"""
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+# Unrolling amortises the per-iteration cost of the scan (measured on CPU:
+# n=256, B=1000 f32 — see benchmarks/bench_tridiagonal.py).
+_UNROLL = 8
+
+
+@jax.jit
+def splines_thomas_scan(lower, diag, upper, rhs):
+    """Solve ``(..., n)`` systems; ``lower``/``upper`` of shape ``(..., n-1)``.
+
+    All four arguments share their leading (batch) shape.  Wrapped in its own
+    `jax.jit` so that its lowering is one named function (`splines_thomas_scan`)
+    that callers and tests can recognise in the compiled program.
+    """
+    batch, n = rhs.shape[:-1], rhs.shape[-1]
+    zero = jnp.zeros(batch + (1,), rhs.dtype)
+    # System axis first, batch flattened into lanes: (n, B).
+    rows = [
+        jnp.reshape(jnp.moveaxis(v, -1, 0), (n, -1))
+        for v in (
+            jnp.concatenate([zero, lower], axis=-1),
+            diag,
+            jnp.concatenate([upper, zero], axis=-1),
+            rhs,
+        )
+    ]
+
+    def forward(carry, row):
+        c_prev, d_prev = carry
+        a, b, c, d = row
+        inv_w = 1 / (b - a * c_prev)
+        c_new, d_new = c * inv_w, (d - a * d_prev) * inv_w
+        return (c_new, d_new), (c_new, d_new)
+
+    lanes = rows[3].shape[1]
+    init = (jnp.zeros(lanes, rhs.dtype), jnp.zeros(lanes, rhs.dtype))
+    _, (c_p, d_p) = lax.scan(forward, init, tuple(rows), unroll=_UNROLL)
+
+    def backward(x_next, row):
+        c, d = row
+        x = d - c * x_next
+        return x, x
+
+    _, x = lax.scan(backward, init[0], (c_p, d_p), reverse=True, unroll=_UNROLL)
+    return jnp.moveaxis(jnp.reshape(x, (n,) + batch), 0, -1)

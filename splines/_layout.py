@@ -1,0 +1,36 @@
+"""Moving the interpolation axis to the front and back.
+
+Internally values are ``(n, k)``: knots first, every other axis of ``fp``
+flattened into k columns.  Results come back as numpy's convention,
+``fp.shape[:axis] + x.shape + fp.shape[axis+1:]``.
+"""
+
+import math
+
+import jax.numpy as jnp
+
+
+def normalize_axis(axis: int, ndim: int) -> int:
+    if isinstance(axis, bool) or not isinstance(axis, int) or not -ndim <= axis < ndim:
+        raise ValueError(f"`axis`={axis!r} is out of range for `fp` with {ndim} dimensions.")
+    return axis % ndim
+
+
+def to_columns(fp, axis: int):
+    """``fp`` → ``(n, k)`` and the shape of one column's trailing axes."""
+    moved = jnp.moveaxis(fp, axis, 0)
+    return jnp.reshape(moved, (moved.shape[0], -1)), moved.shape[1:]
+
+
+def from_columns(out, x_shape: tuple, column_shape: tuple, axis: int):
+    """``(m, k)`` results at ``m = prod(x_shape)`` points → numpy's output layout."""
+    out = jnp.reshape(out, x_shape + column_shape)
+    nx = len(x_shape)
+    before = list(range(nx, nx + axis))
+    return jnp.transpose(out, before + list(range(nx)) + list(range(nx + axis, out.ndim)))
+
+
+def column_values(value, column_shape: tuple, dtype):
+    """A boundary value broadcast to one entry per column: shape ``(k,)``."""
+    value = jnp.broadcast_to(jnp.asarray(value, dtype), column_shape)
+    return jnp.reshape(value, (math.prod(column_shape),))

@@ -1,0 +1,126 @@
+"""Knot slopes of the C² cubic spline ("cubic2"), as scipy's `CubicSpline`.
+
+With ``h_i = x_{i+1} − x_i`` and secants ``m_i = (y_{i+1} − y_i)/h_i``, second-
+derivative continuity at an interior knot i gives (de Boor 1978, ch. IV)
+
+    h_i s_{i-1} + 2 (h_{i-1} + h_i) s_i + h_{i-1} s_{i+1} = 3 (h_i m_{i-1} + h_{i-1} m_i).
+
+End rows, for a first-derivative value v at the start:  s_0 = v;
+for a second-derivative value v:  2 s_0 + s_1 = 3 m_0 − v h_0 / 2
+(mirrored at the end: s_{n-2} + 2 s_{n-1} = 3 m_{n-2} + v h_{n-2} / 2).
+Every such row is diagonally dominant, so Thomas needs no pivoting.
+
+Not-a-knot (third derivative continuous at x_1) is not diagonally dominant
+as scipy writes it (``h_1 s_0 + (h_0+h_1) s_1 = b_0``), so we eliminate s_0:
+subtracting that row from row 1 leaves, with d = h_0 + h_1,
+
+    d s_1 + h_0 s_2 = (h_1² m_0 + h_0 (2 h_0 + 3 h_1) m_1) / d,
+
+a dominant row with positive coefficients only; the reduced system solves for
+s_1..s_{n-2} and s_0 = (b_0 − d s_1)/h_1 follows.  The end is the mirror image.
+"""
+
+import jax.numpy as jnp
+
+from ._boundary import NOT_A_KNOT, PERIODIC, EndConditions
+from ._cyclic import cyclic_tridiagonal_solve
+from ._tridiagonal import tridiagonal_solve
+
+
+def cubic2_slopes(xp, fp, ends: EndConditions):
+    """Slopes ``(n, k)`` at the knots ``xp (n,)`` for values ``fp (n, k)``.
+
+    ``ends.values`` hold arrays of shape ``(k,)``.  For periodic ends the last
+    knot closes the period (``fp[-1] == fp[0]``).
+    """
+    h = jnp.diff(xp)
+    secant = (jnp.diff(fp, axis=0) / h[:, None]).T  # (k, n-1)
+    if ends.kinds[0] == PERIODIC:
+        slopes = _periodic_slopes(h, secant)
+    else:
+        slopes = _clamped_or_free_slopes(h, secant, *_short_spline_ends(ends, secant))
+    return slopes.T
+
+
+def _short_spline_ends(ends: EndConditions, secant):
+    """scipy's rule for two knots: a not-a-knot end fixes the slope to the secant."""
+    if secant.shape[-1] > 1:
+        return ends
+    kinds = tuple(1 if k == NOT_A_KNOT else k for k in ends.kinds)
+    values = tuple(
+        secant[:, 0] if k == NOT_A_KNOT else v for k, v in zip(ends.kinds, ends.values)
+    )
+    return EndConditions(kinds, values)
+
+
+def _clamped_or_free_slopes(h, m, kinds, values):
+    n = h.shape[0] + 1
+    start_free, end_free = (k == NOT_A_KNOT for k in kinds)
+    if n == 3 and start_free and end_free:
+        return _parabola_slopes(h, m)
+    lower, diag, upper, rhs = _interior_rows(h, m)
+    d0, u0, r0 = _derivative_row(kinds[0], values[0], h[0], m[:, 0], +1)
+    d1, l1, r1 = _derivative_row(kinds[1], values[1], h[-1], m[:, -1], -1)
+    lower = jnp.concatenate([lower, l1[None]])
+    upper = jnp.concatenate([u0[None], upper])
+    diag = jnp.concatenate([d0[None], diag, d1[None]])
+    rhs = jnp.concatenate([r0[:, None], rhs, r1[:, None]], axis=-1)
+    lo, hi = int(start_free), n - int(end_free)
+    if start_free:
+        diag, rhs = _not_a_knot_row(diag, rhs, 1, h[0], h[1], m[:, 0], m[:, 1])
+    if end_free:
+        diag, rhs = _not_a_knot_row(diag, rhs, n - 2, h[-1], h[-2], m[:, -1], m[:, -2])
+    s = tridiagonal_solve(lower[lo : hi - 1], diag[lo:hi], upper[lo : hi - 1], rhs[:, lo:hi])
+    if start_free:
+        s0 = _not_a_knot_end(h[0], h[1], m[:, 0], m[:, 1], s[:, 0])
+        s = jnp.concatenate([s0[:, None], s], axis=-1)
+    if end_free:
+        s1 = _not_a_knot_end(h[-1], h[-2], m[:, -1], m[:, -2], s[:, -1])
+        s = jnp.concatenate([s, s1[:, None]], axis=-1)
+    return s
+
+
+def _interior_rows(h, m):
+    """Rows 1..n-2: lower[i-1] = h_i, diag = 2(h_{i-1}+h_i), upper[i] = h_{i-1}."""
+    rhs = 3 * (h[1:] * m[:, :-1] + h[:-1] * m[:, 1:])
+    return h[1:], 2 * (h[:-1] + h[1:]), h[:-1], rhs
+
+
+def _derivative_row(kind, value, h_end, m_end, sign):
+    """(diagonal, off-diagonal, rhs) of an end row; a placeholder for not-a-knot."""
+    one = jnp.ones_like(h_end)
+    if kind == 1:
+        return one, 0 * one, jnp.broadcast_to(value, m_end.shape).astype(m_end.dtype)
+    if kind == 2:
+        return 2 * one, one, 3 * m_end - sign * value * h_end / 2
+    return one, 0 * one, jnp.zeros_like(m_end)  # replaced by the reduced row
+
+
+def _not_a_knot_row(diag, rhs, row, h_out, h_in, m_out, m_in):
+    """Replace ``row`` (next to a not-a-knot end) by its reduced, dominant form."""
+    d = h_out + h_in
+    reduced = (h_in**2 * m_out + h_out * (2 * h_out + 3 * h_in) * m_in) / d
+    return diag.at[row].set(d), rhs.at[:, row].set(reduced)
+
+
+def _not_a_knot_end(h_out, h_in, m_out, m_in, s_in):
+    """The eliminated end slope: s_end = (b_end − d s_in) / h_in."""
+    d = h_out + h_in
+    b_end = ((h_out + 2 * d) * h_in * m_out + h_out**2 * m_in) / d
+    return (b_end - d * s_in) / h_in
+
+
+def _parabola_slopes(h, m):
+    """Three knots, not-a-knot at both ends: the parabola through the points."""
+    q = (m[:, 1] - m[:, 0]) / (h[0] + h[1])  # second divided difference
+    return jnp.stack([m[:, 0] - q * h[0], m[:, 0] + q * h[0], m[:, 0] + q * (h[0] + 2 * h[1])], -1)
+
+
+def _periodic_slopes(h, m):
+    """Cyclic interior rows for all distinct knots; the closing knot repeats s_0."""
+    if h.shape[0] == 1:  # one interval, equal ends: the constant spline
+        return jnp.zeros((m.shape[0], 2), m.dtype)
+    h_prev, m_prev = jnp.roll(h, 1), jnp.roll(m, 1, axis=-1)
+    rhs = 3 * (h * m_prev + h_prev * m)
+    s = cyclic_tridiagonal_solve(h, 2 * (h_prev + h), h_prev, rhs)
+    return jnp.concatenate([s, s[:, :1]], axis=-1)

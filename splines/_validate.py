@@ -1,0 +1,72 @@
+"""Data checks (DESIGN.md §5, tier 2): eager inputs raise, traced inputs give NaN.
+
+`check_knots_eagerly` runs only on concrete values (numpy arrays, or jax
+arrays outside any trace) and raises a `ValueError` naming the first offending
+index.  `knots_are_valid` is the same test as a traced boolean; the fit turns
+a false one into NaN knots, values and slopes, so every output is NaN — never
+a plausible number — and no host callback is needed.  To turn that NaN into
+an error inside `jit`, wrap the caller in
+``jax.experimental.checkify.checkify(f, errors=checkify.float_checks)``
+or test ``jnp.isnan`` on the result.
+"""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def is_concrete(*arrays) -> bool:
+    """True when no argument is being traced (so numpy can look at it)."""
+    return not any(isinstance(a, jax.core.Tracer) for a in arrays)
+
+
+def check_knots_eagerly(xp) -> None:
+    xp = np.asarray(xp)
+    bad = np.flatnonzero(~np.isfinite(xp))
+    if bad.size:
+        raise ValueError(f"`xp` must be finite; `xp[{bad[0]}]` = {xp[bad[0]]}.")
+    bad = np.flatnonzero(np.diff(xp) <= 0)
+    if bad.size:
+        i = bad[0]
+        raise ValueError(
+            "`xp` must be strictly increasing; "
+            f"`xp[{i}]` = {xp[i]} but `xp[{i + 1}]` = {xp[i + 1]}."
+        )
+
+
+def check_period_eagerly(xp, period) -> None:
+    xp, period = np.asarray(xp), np.asarray(period)
+    if not (np.isfinite(period) and period > 0):
+        raise ValueError(f"`period` must be finite and positive; got {period}.")
+    if xp[-1] - xp[0] > period:
+        raise ValueError(
+            f"`xp` must lie within one period: `xp[-1] - xp[0]` = {xp[-1] - xp[0]} "
+            f"exceeds `period` = {period}."
+        )
+
+
+def knots_are_valid(xp):
+    """Traced version of `check_knots_eagerly`: finite and strictly increasing."""
+    return jnp.all(jnp.isfinite(xp)) & jnp.all(jnp.diff(xp) > 0)
+
+
+def ends_match(fp):
+    """``fp[0] == fp[-1]`` per column, to a few ulps of the column's scale.
+
+    Periodic data often closes with rounding error (``sin(2π) ≈ -2.4e-16``);
+    anything larger than 16 ulps of ``max |fp|`` is a real mismatch.
+    """
+    scale = jnp.max(jnp.abs(fp), axis=0)
+    tol = 16 * jnp.finfo(fp.dtype).eps * scale
+    return jnp.abs(fp[-1] - fp[0]) <= tol
+
+
+def check_ends_match_eagerly(fp, name: str) -> None:
+    mismatch = np.flatnonzero(~np.asarray(ends_match(fp)).reshape(-1))
+    if mismatch.size:
+        first, last = np.asarray(fp[0]).reshape(-1), np.asarray(fp[-1]).reshape(-1)
+        j = mismatch[0]
+        raise ValueError(
+            f"{name} needs the first and last values along `axis` to be equal; "
+            f"column {j} has {first[j]} and {last[j]}."
+        )

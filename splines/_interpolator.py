@@ -5,6 +5,7 @@ from typing import Any, Optional
 
 import equinox as eqx
 import jax
+import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
 from ._boundary import parse_extrap
@@ -24,7 +25,7 @@ class Interpolator1D(eqx.Module):
     knots: Float[Array, " n"]
     values: Float[Array, "n k"]
     slopes: Optional[Float[Array, "n k"]]
-    fill: Any
+    fill: Float[Array, "2"]  # (below, above), used unless extending or periodic
     method: str = eqx.field(static=True)
     extend: bool = eqx.field(static=True)
     periodic: bool = eqx.field(static=True)
@@ -47,7 +48,7 @@ class Interpolator1D(eqx.Module):
         extrap = parse_extrap(extrap)
         self.knots, self.values, self.slopes = _fit(xp, fp, bc_values, period, spec)
         self.column_shape = spec.column_shape
-        self.fill = extrap.fill
+        self.fill = jnp.stack([jnp.asarray(f, self.values.dtype) for f in extrap.fill])
         self.method, self.extend, self.axis = method, extrap.extend, spec.axis
         self.periodic = spec.periodic
 

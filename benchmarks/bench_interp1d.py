@@ -1,0 +1,232 @@
+"""CPU benchmark: `splines.interp1d` (cubic2) against its peers, in one process.
+
+    python benchmarks/bench_interp1d.py            # full run → results/interp1d_cpu.json
+    python benchmarks/bench_interp1d.py --quick    # fewer repeats → results/interp1d_cpu_quick.json
+    python benchmarks/bench_interp1d.py --x64      # float64 inputs → results/interp1d_cpu_f64.json
+
+Every JAX peer is wrapped in `jax.jit` (fit + evaluate in one call) and timed
+after compiling; scipy's `CubicSpline` (construction + evaluation, float64,
+numpy) is timed as it is used.  Ratios are peer time / `splines` cubic2
+not-a-knot time in the same case (> 1: slower than splines).
+
+Cases:
+  small     n=64 knots,    1000 queries
+  large     n=1000 knots, 10000 queries
+  batch     1000 different grids of n=64 (vmap), 100 queries each
+  dispatch  n=8 knots, 1 query: the per-call overhead
+
+Also: "max|Δ|" is the largest difference from the splines result with the
+same boundary condition, to show that the rows compute the same spline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+
+import _timing as T  # noqa: E402
+
+REFERENCE = "splines cubic2 not-a-knot"
+CASES = {
+    # name: (batch or None, n knots, queries per grid)
+    "small": (None, 64, 1000),
+    "large": (None, 1000, 10000),
+    "batch": (1000, 64, 100),
+    "dispatch": (None, 8, 1),
+}
+
+
+def make_data(batch, n, m, dtype, seed=0):
+    """Jittered (well-spaced, non-uniform) knots on [0, 1], smooth values, random queries."""
+    rng = np.random.default_rng(seed)
+    shape = (n,) if batch is None else (batch, n)
+    h = 1.0 / (n - 1)
+    x = np.linspace(0.0, 1.0, n) + rng.uniform(-0.3, 0.3, shape) * h
+    x[..., 0], x[..., -1] = 0.0, 1.0
+    f = np.sin(2 * np.pi * 3 * x) + 0.1 * x
+    xq = rng.uniform(0.0, 1.0, shape[:-1] + (m,))
+    return tuple(np.asarray(a, dtype) for a in (xq, x, f))
+
+
+# --- the contenders ------------------------------------------------------------------------
+# Each maker returns (fn, args, bc) where fn(*args) is what gets timed and bc names the
+# boundary condition whose splines result it should match (None: not comparable).
+
+
+def _jax_entries(xq, x, f, batched: bool):
+    import interpax
+
+    import splines
+
+    def s_interp(bc):
+        return lambda q, k, v: splines.interp1d(q, k, v, bc_type=bc)
+
+    def s_eval(itp, q):
+        return itp(q)
+
+    def ix_interp1d(bc):
+        if bc is None:  # interpax's default cubic2 end condition is not-a-knot
+            return lambda q, k, v: interpax.interp1d(q, k, v, method="cubic2")
+        return lambda q, k, v: interpax.interp1d(q, k, v, method="cubic2", bc_type=bc)
+
+    def ix_spline(bc):
+        return lambda q, k, v: interpax.CubicSpline(k, v, bc_type=bc, check=False)(q)
+
+    def linear(q, k, v):
+        return jnp.interp(q, k, v)
+
+    fits = {}
+    for bc in ("not-a-knot", "natural"):
+        fit = lambda k, v, bc=bc: splines.Interpolator1D(k, v, bc_type=bc)  # noqa: E731
+        fits[bc] = jax.jit(jax.vmap(fit) if batched else fit)(x, f)
+
+    wrap = (lambda g: jax.jit(jax.vmap(g))) if batched else jax.jit
+    args = (xq, x, f)
+    return {
+        REFERENCE: (wrap(s_interp("not-a-knot")), args, "not-a-knot"),
+        "splines cubic2 natural": (wrap(s_interp("natural")), args, "natural"),
+        "splines Interpolator1D eval-only (not-a-knot)": (
+            wrap(s_eval), (fits["not-a-knot"], xq), "not-a-knot"),
+        "interpax.interp1d cubic2 (default = not-a-knot)": (
+            wrap(ix_interp1d(None)), args, "not-a-knot"),
+        "interpax.interp1d cubic2 bc_type='natural'": (
+            wrap(ix_interp1d("natural")), args, "natural"),
+        "interpax.CubicSpline not-a-knot (fit+eval)": (
+            wrap(ix_spline("not-a-knot")), args, "not-a-knot"),
+        "interpax.CubicSpline natural (fit+eval)": (
+            wrap(ix_spline("natural")), args, "natural"),
+        "jnp.interp (linear floor)": (wrap(linear), args, None),
+    }  # fmt: skip
+
+
+def _unjitted_entries(xq, x, f):
+    """The public calls exactly as a user writes them (no outer `jax.jit`)."""
+    import interpax
+
+    import splines
+
+    itp = splines.Interpolator1D(x, f)
+    return {
+        "splines.interp1d, no outer jit (eager checks)": (
+            lambda q, k, v: splines.interp1d(q, k, v), (xq, x, f), "not-a-knot"),
+        "splines Interpolator1D.__call__, no outer jit": (itp, (xq,), "not-a-knot"),
+        "interpax.interp1d cubic2, no outer jit": (
+            lambda q, k, v: interpax.interp1d(q, k, v, method="cubic2"), (xq, x, f),
+            "not-a-knot"),
+        "jnp.interp, no outer jit": (jnp.interp, (xq, x, f), None),
+    }  # fmt: skip
+
+
+def _scipy_entries(xq, x, f, batched: bool):
+    from scipy.interpolate import CubicSpline
+
+    xq, x, f = (np.asarray(a, np.float64) for a in (xq, x, f))
+
+    def make(bc):
+        if batched:
+            return lambda q, k, v: [CubicSpline(ki, vi, bc_type=bc)(qi) for qi, ki, vi in
+                                    zip(q, k, v)]  # fmt: skip
+        return lambda q, k, v: CubicSpline(k, v, bc_type=bc)(q)
+
+    suffix = " (loop over grids)" if batched else ""
+    return {
+        f"scipy CubicSpline not-a-knot (fit+eval, f64){suffix}": (
+            make("not-a-knot"), (xq, x, f), "not-a-knot"),
+        f"scipy CubicSpline natural (fit+eval, f64){suffix}": (
+            make("natural"), (xq, x, f), "natural"),
+    }  # fmt: skip
+
+
+def _max_diff(fn, args, reference):
+    try:
+        out = np.asarray(fn(*args), np.float64)
+    except Exception:  # noqa: BLE001 - the timing records the failure
+        return None
+    return float(np.max(np.abs(out.reshape(reference.shape) - reference)))
+
+
+def run_case(name, dtype, budget, verbose):
+    batch, n, m = CASES[name]
+    xq, x, f = make_data(batch, n, m, dtype)
+    batched = batch is not None
+    on_device = tuple(jax.device_put(a) for a in (xq, x, f))  # no transfer in the timing
+    entries = {**_jax_entries(*on_device, batched)}
+    if not batched:
+        entries.update(_unjitted_entries(*on_device))
+    entries.update(_scipy_entries(xq, x, f, batched))
+
+    timings = T.time_interleaved(
+        {k: (fn, args) for k, (fn, args, _) in entries.items()}, verbose=verbose, **budget
+    )
+    references = {
+        bc: np.asarray(entries[key][0](*entries[key][1]), np.float64)
+        for bc, key in (("not-a-knot", REFERENCE), ("natural", "splines cubic2 natural"))
+    }
+    rows = []
+    for key, (fn, args, bc) in entries.items():
+        t = timings[key]
+        diff = None if bc is None or isinstance(t, T.Failure) else _max_diff(
+            fn, args, references[bc])  # fmt: skip
+        rows.append({
+            "name": key, "timing": t, "ratio_to_splines": T.ratio(t, timings[REFERENCE]),
+            "max_abs_diff_vs_splines": diff,
+        })  # fmt: skip
+    return {"case": name, "batch": batch, "n": n, "queries": m, "rows": rows}
+
+
+def print_case(case):
+    b = case["batch"]
+    title = f"n={case['n']} knots, {case['queries']} queries" + (
+        f", batch of {b} grids (vmap)" if b else "")  # fmt: skip
+    print(f"\n### {case['case']}: {title}\n")
+    rows = []
+    for r in case["rows"]:
+        t = r["timing"]
+        diff = r["max_abs_diff_vs_splines"]
+        note = t.error[:90] if isinstance(t, T.Failure) else (
+            "" if diff is None else f"{diff:.1e}")  # fmt: skip
+        rows.append([r["name"], T.fmt_us(t), T.fmt_iqr(t), T.fmt_ratio(r["ratio_to_splines"]),
+                     note])  # fmt: skip
+    print(T.markdown_table(["contender", "median µs", "IQR", "ratio to splines", "max|Δ| / error"],
+                           rows))  # fmt: skip
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter repeats")
+    parser.add_argument("--x64", action="store_true", help="float64 inputs (enables jax x64)")
+    parser.add_argument("--cases", nargs="*", default=list(CASES), choices=list(CASES))
+    parser.add_argument("--out", default=None, help="result name (default: interp1d_cpu...)")
+    parser.add_argument("--verbose", action="store_true", help="print tracebacks of failures")
+    args = parser.parse_args(argv)
+    if args.x64:
+        jax.config.update("jax_enable_x64", True)
+    dtype = np.float64 if args.x64 else np.float32
+    budget = T.QUICK if args.quick else T.FULL
+    out = args.out or "interp1d_cpu" + ("_f64" if args.x64 else "") + (
+        "_quick" if args.quick else "")  # fmt: skip
+
+    print(f"# interp1d on {T.machine()['cpu']} ({T.machine()['cpu_count']} CPUs), "
+          f"{np.dtype(dtype).name}, jax {jax.__version__}")  # fmt: skip
+    print(f"ratio = median time / '{REFERENCE}' (jit) in the same case; > 1 is slower.")
+    cases = []
+    for name in args.cases:
+        case = run_case(name, dtype, budget, args.verbose)
+        print_case(case)
+        cases.append(case)
+    path = T.write_result(out, {
+        "dtype": np.dtype(dtype).name, "quick": args.quick, "budget": budget,
+        "reference": REFERENCE, "cases": cases,
+    })  # fmt: skip
+    print(f"\nwrote {path}")
+
+
+if __name__ == "__main__":
+    main()

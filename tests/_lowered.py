@@ -1,0 +1,39 @@
+"""Read lowered StableHLO text: which functions exist, what they call, what they hold."""
+
+import re
+
+import jax
+
+_FUNC = re.compile(r"^\s*func\.func (?:public |private )?@([\w$.-]+)\(", re.M)
+_CALL = re.compile(r"func\.call @([\w$.-]+)")
+KERNEL_PREFIX = "splines_thomas_scan"
+
+
+def lowered_text(fun, *args, platform="cpu"):
+    return jax.jit(fun).trace(*args).lower(lowering_platforms=(platform,)).as_text()
+
+
+def functions(text):
+    """Map each function name to its body text."""
+    starts = [(m.group(1), m.start()) for m in _FUNC.finditer(text)]
+    ends = [s for _, s in starts[1:]] + [len(text)]
+    return {name: text[start:end] for (name, start), end in zip(starts, ends)}
+
+
+def kernel_functions(funcs):
+    """The solve kernels and every function they reach through calls."""
+    seen = {name for name in funcs if name.startswith(KERNEL_PREFIX)}
+    todo = list(seen)
+    while todo:
+        for callee in _CALL.findall(funcs[todo.pop()]):
+            if callee not in seen:
+                seen.add(callee)
+                todo.append(callee)
+    return seen
+
+
+def loops_outside_kernels(text):
+    """Names of functions outside the solve kernels that contain a `while`."""
+    funcs = functions(text)
+    inside = kernel_functions(funcs)
+    return sorted(n for n, body in funcs.items() if "stablehlo.while" in body and n not in inside)

@@ -1,0 +1,111 @@
+"""Transform safety: no host callbacks, no conditionals, loops only in the solve kernel.
+
+Programs are lowered for CPU and — without a GPU, which a CPU-only jaxlib can
+do — for CUDA (DESIGN.md §3), and their StableHLO text is inspected.
+"""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import splines
+from _lowered import kernel_functions, functions, loops_outside_kernels, lowered_text
+
+N, M = 64, 32  # enough knots that the solve's scan stays a loop after unrolling
+XP = jnp.linspace(0.0, 2.0, N) ** 1.5
+FP = jnp.sin(3 * XP)
+X = jnp.linspace(0.1, 2.5, M)
+BC = jnp.array([0.5, -1.0])
+
+
+def cubic(x, xp, fp, bc=BC):
+    return splines.interp1d(x, xp, fp, bc_type=((1, bc[0]), (2, bc[1])), extrap=(0.0, 1.0))
+
+
+def loss(x, xp, fp, bc=BC):
+    return jnp.sum(cubic(x, xp, fp, bc) ** 2)
+
+
+PROGRAMS = {
+    "forward": (cubic, (X, XP, FP)),
+    "not-a-knot": (lambda x, xp, fp: splines.interp1d(x, xp, fp, extrap=True), (X, XP, FP)),
+    "periodic": (lambda x, xp, fp: splines.interp1d(x, xp, fp, period=5.0), (X, XP, FP)),
+    "linear": (lambda x, xp, fp: splines.interp1d(x, xp, fp, "linear"), (X, XP, FP)),
+    "nearest": (lambda x, xp, fp: splines.interp1d(x, xp, fp, "nearest"), (X, XP, FP)),
+    "grad fp": (jax.grad(loss, argnums=2), (X, XP, FP)),
+    "grad xp": (jax.grad(loss, argnums=1), (X, XP, FP)),
+    "grad x": (jax.grad(loss, argnums=0), (X, XP, FP)),
+    "grad bc": (jax.grad(loss, argnums=3), (X, XP, FP, BC)),
+    "grad period": (
+        jax.grad(lambda p: jnp.sum(splines.interp1d(X, XP, FP, period=p))),
+        (jnp.asarray(5.0),),
+    ),
+    "jvp": (lambda fp, t: jax.jvp(lambda f: cubic(X, XP, f), (fp,), (t,)), (FP, FP)),
+    "vmap grids": (
+        jax.vmap(cubic, in_axes=(None, 0, 0)),
+        (X, jnp.stack([XP, 2 * XP]), jnp.stack([FP, -FP])),
+    ),
+    "hessian bc": (jax.hessian(loss, argnums=3), (X, XP, FP, BC)),
+    "hessian fp": (jax.hessian(loss, argnums=2), (X, XP, FP)),
+    "interpolator": (lambda x, xp, fp: splines.Interpolator1D(xp, fp)(x, 1), (X, XP, FP)),
+    "solve": (splines.tridiagonal_solve, (XP[1:], 4 + FP, XP[1:], FP)),
+    "cyclic solve": (splines.cyclic_tridiagonal_solve, (XP, 4 + FP, XP, FP)),
+}
+
+
+@pytest.mark.parametrize("platform", ["cpu", "cuda"])
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_no_host_callbacks_or_custom_calls(name, platform):
+    fun, args = PROGRAMS[name]
+    text = lowered_text(fun, *args, platform=platform)
+    assert "callback" not in text
+    assert "custom_call" not in text
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_cuda_program_has_no_conditionals_and_loops_only_in_the_solve(name):
+    fun, args = PROGRAMS[name]
+    text = lowered_text(fun, *args, platform="cuda")
+    assert "stablehlo.case" not in text
+    assert "stablehlo.if" not in text
+    assert loops_outside_kernels(text) == []
+
+
+def test_the_solve_kernel_is_one_named_function_holding_the_sweeps():
+    text = lowered_text(*PROGRAMS["forward"][0:1], *PROGRAMS["forward"][1], platform="cuda")
+    funcs = functions(text)
+    kernels = kernel_functions(funcs)
+    assert any(name.startswith("splines_thomas_scan") for name in kernels)
+    loops = sum(funcs[name].count("stablehlo.while") for name in kernels)
+    assert loops == 2  # forward elimination and back substitution
+
+
+def test_jaxpr_has_no_control_flow_outside_the_primitive():
+    """Around the opaque solve primitive: no cond/while, and scans only fully unrolled.
+
+    (`searchsorted(method="scan_unrolled")` is a scan with ``unroll=length``.)
+    """
+    jaxpr = jax.make_jaxpr(jax.grad(loss, argnums=(0, 1, 2, 3)))(X, XP, FP, BC)
+    eqns = list(_equations(jaxpr.jaxpr))
+    names = {eqn.primitive.name for eqn in eqns}
+    assert "splines_tridiagonal_solve" in names
+    assert not names & {"cond", "while", "pure_callback", "io_callback"}
+    scans = [eqn.params for eqn in eqns if eqn.primitive.name == "scan"]
+    assert all(p["unroll"] >= p["length"] for p in scans)
+
+
+def _equations(jaxpr):
+    for eqn in jaxpr.eqns:
+        yield eqn
+        for sub in jax.extend.core.jaxprs_in_params(eqn.params):
+            yield from _equations(sub)
+
+
+def test_lowering_helper_finds_loops_outside_kernels():
+    """Guard the guard: a scan in user code is reported."""
+
+    def with_loop(x):
+        return jax.lax.scan(lambda c, v: (c + v, c), 0.0, x)[1]
+
+    assert loops_outside_kernels(lowered_text(with_loop, np.ones(100), platform="cuda"))

@@ -180,6 +180,7 @@ def machine() -> dict:
         "jax_device": f"{device.platform}: {device.device_kind}",
         "x64": bool(jax.config.jax_enable_x64),
         "XLA_FLAGS": os.environ.get("XLA_FLAGS"),
+        "loadavg_1_5_15min": os.getloadavg() if hasattr(os, "getloadavg") else None,
     }
 
 

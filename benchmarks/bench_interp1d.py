@@ -92,6 +92,8 @@ def _jax_entries(xq, x, f, batched: bool):
     return {
         REFERENCE: (wrap(s_interp("not-a-knot")), args, "not-a-knot"),
         "splines cubic2 natural": (wrap(s_interp("natural")), args, "natural"),
+        "splines Interpolator1D fit-only (not-a-knot)": (
+            wrap(lambda k, v: splines.Interpolator1D(k, v)), (x, f), None),
         "splines Interpolator1D eval-only (not-a-knot)": (
             wrap(s_eval), (fits["not-a-knot"], xq), "not-a-knot"),
         "interpax.interp1d cubic2 (default = not-a-knot)": (
@@ -213,8 +215,9 @@ def main(argv=None):
     out = args.out or "interp1d_cpu" + ("_f64" if args.x64 else "") + (
         "_quick" if args.quick else "")  # fmt: skip
 
-    print(f"# interp1d on {T.machine()['cpu']} ({T.machine()['cpu_count']} CPUs), "
-          f"{np.dtype(dtype).name}, jax {jax.__version__}")  # fmt: skip
+    m = T.machine()
+    print(f"# interp1d on {m['cpu']} ({m['cpu_count']} CPUs), {np.dtype(dtype).name}, "
+          f"jax {jax.__version__}, load average {m['loadavg_1_5_15min']}")  # fmt: skip
     print(f"ratio = median time / '{REFERENCE}' (jit) in the same case; > 1 is slower.")
     cases = []
     for name in args.cases:

@@ -76,7 +76,7 @@ def _check_data_eagerly(xp, fp, kinds, period, axis) -> bool:
     if period is not None and is_concrete(xp, period):
         check_period_eagerly(xp, period)
         span, p = float(xp[-1] - xp[0]), float(period)
-        closes = abs(span - p) <= 4 * np.finfo(np.result_type(xp, float)).eps * abs(p)
+        closes = abs(span - p) <= 4 * np.finfo(jnp.result_type(xp)).eps * abs(p)
     if (kinds[0] == PERIODIC and (closes or period is None)) and is_concrete(fp):
         values, _ = to_columns(jnp.asarray(fp), axis)
         check_ends_match_eagerly(values, "a periodic spline")

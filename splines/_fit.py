@@ -12,6 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ._boundary import PERIODIC, EndConditions, parse_bc_type
+from ._dtypes import promote_inexact
 from ._layout import column_values, normalize_axis, to_columns
 from ._methods import get_method
 from ._validate import (
@@ -76,20 +77,23 @@ def _check_data_eagerly(xp, fp, kinds, period, axis) -> bool:
     if period is not None and is_concrete(xp, period):
         check_period_eagerly(xp, period)
         span, p = float(xp[-1] - xp[0]), float(period)
-        closes = abs(span - p) <= 4 * np.finfo(jnp.result_type(xp)).eps * abs(p)
+        closes = abs(span - p) <= 4 * np.finfo(jnp.result_type(float, xp)).eps * abs(p)
     if (kinds[0] == PERIODIC and (closes or period is None)) and is_concrete(fp):
-        values, _ = to_columns(jnp.asarray(fp), axis)
+        values, _ = to_columns(*promote_inexact(fp), axis)
         check_ends_match_eagerly(values, "a periodic spline")
     return closes
 
 
 def fit(xp, fp, bc_values, period, spec: FitSpec):
-    """Return ``(knots, values (n, k), slopes (n, k) or None)`` of the interpolant.
+    """Return ``(breaks, coefficients)`` of the interpolant as a piecewise polynomial.
 
-    With a ``period`` the knots are closed (the first knot plus the period is
-    appended unless present) so that evaluation can wrap queries into one
-    period.  Invalid data (see `_validate`) makes all three NaN.
+    ``coefficients`` has shape ``(len(breaks) - 1, k, degree + 1)``, ascending
+    powers (see `_hermite`).  With a ``period`` the knots are closed first (the
+    first knot plus the period is appended unless present), so evaluation can
+    wrap queries into one period.  Invalid data (see `_validate`) makes both
+    arrays NaN.
     """
+    xp, fp = promote_inexact(xp, fp)
     values, _ = to_columns(fp, spec.axis)
     knots = xp
     valid = True
@@ -100,11 +104,10 @@ def fit(xp, fp, bc_values, period, spec: FitSpec):
         valid = jnp.all(ends_match(values))
         values = values.at[-1].set(values[0])
     valid = valid & knots_are_valid(knots)
-    slopes = None
     method = get_method(spec.method)
+    slopes = None
     if method.slopes is not None:
         ends_values = tuple(column_values(v, spec.column_shape, values.dtype) for v in bc_values)
         slopes = method.slopes(knots, values, EndConditions(spec.bc_kinds, ends_values))
-        slopes = jnp.where(valid, slopes, jnp.nan)
-    knots, values = (jnp.where(valid, a, jnp.nan) for a in (knots, values))
-    return knots, values, slopes
+    breaks, coefficients = method.pieces(knots, values, slopes)
+    return jnp.where(valid, breaks, jnp.nan), jnp.where(valid, coefficients, jnp.nan)

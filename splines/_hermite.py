@@ -1,14 +1,15 @@
-"""Local polynomial pieces and their evaluation in Horner form.
+"""Piecewise polynomials: every method becomes breakpoints + local coefficients.
 
-On a cell ``[x_i, x_{i+1}]`` of width h, with ``t = x − x_i``, every method is a
-polynomial ``c_0 + c_1 t + c_2 t² + c_3 t³``.  For cubic Hermite data (values
-y, slopes s, secant m = (y_{i+1} − y_i)/h):
+On piece j, ``[b_j, b_{j+1}]``, with ``t = x − b_j`` the interpolant is
+``Σ_k c[j, :, k] t^k`` — scipy's `PPoly` form, with coefficients stored in
+ascending order along the last axis.  For cubic Hermite data (values y,
+slopes s, width h, secant m = (y_{i+1} − y_i)/h):
 
     c_0 = y_i,   c_1 = s_i,   c_2 = (3m − 2 s_i − s_{i+1}) / h,
-    c_3 = (s_i + s_{i+1} − 2m) / h²,
+    c_3 = (s_i + s_{i+1} − 2m) / h².
 
-the same local form as scipy's `PPoly`.  Evaluation is elementwise Horner,
-never a matmul (GPU matmuls default to reduced precision).
+Evaluation is elementwise Horner, never a matmul (GPU matmuls default to
+reduced precision).
 """
 
 from math import factorial
@@ -16,30 +17,36 @@ from math import factorial
 import jax.numpy as jnp
 
 
-def cubic_pieces(t, h, y0, y1, s0, s1):
-    m = (y1 - y0) / h
-    return [y0, s0, (3 * m - 2 * s0 - s1) / h, (s0 + s1 - 2 * m) / h**2]
+def cubic_pieces(xp, fp, slopes):
+    """Cubic Hermite pieces on the knots: ``(n-1, k, 4)`` coefficients."""
+    h = jnp.diff(xp)[:, None]
+    m = jnp.diff(fp, axis=0) / h
+    s0, s1 = slopes[:-1], slopes[1:]
+    c2 = (3 * m - 2 * s0 - s1) / h
+    c3 = (s0 + s1 - 2 * m) / h**2
+    return xp, jnp.stack([fp[:-1], s0, c2, c3], axis=-1)
 
 
-def linear_pieces(t, h, y0, y1, s0=None, s1=None):
-    return [y0, (y1 - y0) / h]
+def linear_pieces(xp, fp, slopes=None):
+    """Chords between the knots: ``(n-1, k, 2)`` coefficients."""
+    m = jnp.diff(fp, axis=0) / jnp.diff(xp)[:, None]
+    return xp, jnp.stack([fp[:-1], m], axis=-1)
 
 
-def nearest_pieces(t, h, y0, y1, s0=None, s1=None):
-    """The nearer knot's value; a tie (midpoint) takes the left one, as scipy."""
-    return [jnp.where(t <= h / 2, y0, y1)]
+def nearest_pieces(xp, fp, slopes=None):
+    """Constants between midpoints: breaks ``x_0, (x_0+x_1)/2, …, x_{n-1}``."""
+    midpoints = (xp[:-1] + xp[1:]) / 2
+    breaks = jnp.concatenate([xp[:1], midpoints, xp[-1:]])
+    return breaks, fp[..., None]
 
 
 def horner(coefficients, t, derivative: int):
-    """``d^k/dt^k Σ_j c_j t^j`` at t, for a static k ≥ 0 (zero past the degree)."""
-    terms = [
-        c * (factorial(j) // factorial(j - derivative))
-        for j, c in enumerate(coefficients)
-        if j >= derivative
-    ]
-    if not terms:
-        return jnp.zeros_like(coefficients[0] * t)
-    result = terms[-1]
-    for c in reversed(terms[:-1]):
-        result = c + t * result
+    """``d^k/dt^k Σ_j c[..., j] t^j`` for a static k ≥ 0 (zero past the degree)."""
+    degree = coefficients.shape[-1] - 1
+    if derivative > degree:
+        return jnp.zeros_like(coefficients[..., 0] * t)
+    scale = [factorial(j) // factorial(j - derivative) for j in range(derivative, degree + 1)]
+    result = scale[-1] * coefficients[..., degree]
+    for j in range(degree - 1, derivative - 1, -1):
+        result = scale[j - derivative] * coefficients[..., j] + t * result
     return result

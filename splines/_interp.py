@@ -4,17 +4,18 @@ from functools import partial
 from typing import Any, Literal, Optional
 
 import jax
+import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
 from ._boundary import parse_extrap
-from ._dtypes import promote_inexact
 from ._evaluate import EvalSpec, check_derivative, evaluate
 from ._fit import FitSpec, fit, prepare_fit
+from ._methods import get_method
 
 
 def interp1d(
     x: Float[ArrayLike, "..."],
-    xp: Float[ArrayLike, "n"],
+    xp: Float[ArrayLike, " n"],
     fp: Float[ArrayLike, "*shape"],
     method: Literal["nearest", "linear", "cubic2"] = "cubic2",
     *,
@@ -38,12 +39,14 @@ def interp1d(
             ``"natural"``, ``"clamped"``, ``"periodic"``, or a pair of ends, each
             a name or ``(order, value)`` with order 1 or 2.  Values are arrays
             (one per column, broadcast) and differentiable.
-        derivative: static order of the derivative to evaluate (≥ 4 gives 0).
+        derivative: static order of the derivative to evaluate (past the
+            method's degree: zeros).
         extrap: ``False`` → NaN outside ``[xp[0], xp[-1]]``; ``True`` → extend
             the end pieces; a scalar → that fill value; a pair → (below, above).
         period: if given, the knots cover one period (the closing knot
             ``xp[0] + period`` may be included, with its value equal to the
             first), queries wrap around and cubic2 is periodic.
+            ``bc_type="periodic"`` alone takes the period ``xp[-1] - xp[0]``.
         axis: the axis of ``fp`` along the knots.
 
     Returns:
@@ -54,20 +57,17 @@ def interp1d(
     NaN everywhere when traced (inside `jit`/`vmap`; see `splines._validate`).
     Under a traced ``period``, pass the knots without the closing one.
     """
-    x, xp, fp = promote_inexact(x, xp, fp)
     fit_spec, bc_values = prepare_fit(xp, fp, method, bc_type, period, axis)
     extrap = parse_extrap(extrap)
-    return _interp1d(
-        x, xp, fp, bc_values, extrap.fill, period,
-        fit_spec=fit_spec, derivative=check_derivative(derivative), extend=extrap.extend,
+    eval_spec = EvalSpec(
+        check_derivative(derivative), extrap.extend, fit_spec.periodic,
+        get_method(method).right_closed, fit_spec.axis, fit_spec.column_shape,
     )  # fmt: skip
+    return _interp1d(x, xp, fp, bc_values, extrap.fill, period, fit_spec, eval_spec)
 
 
-@partial(jax.jit, static_argnames=("fit_spec", "derivative", "extend"))
-def _interp1d(x, xp, fp, bc_values, fill, period, *, fit_spec: FitSpec, derivative, extend):
-    knots, values, slopes = fit(xp, fp, bc_values, period, fit_spec)
-    spec = EvalSpec(
-        fit_spec.method, derivative, extend, fit_spec.periodic, fit_spec.axis,
-        fit_spec.column_shape,
-    )  # fmt: skip
-    return evaluate(x, knots, values, slopes, fill, spec)
+@partial(jax.jit, static_argnums=(6, 7))
+def _interp1d(x, xp, fp, bc_values, fill, period, fit_spec: FitSpec, eval_spec: EvalSpec):
+    x, xp, fp = (jnp.asarray(a) for a in (x, xp, fp))
+    breaks, coefficients = fit(xp, fp, bc_values, period, fit_spec)
+    return evaluate(x, breaks, coefficients, fill, eval_spec)

@@ -1,4 +1,4 @@
-"""The interpolation methods: how each builds its pieces, and whether it solves."""
+"""The interpolation methods: whether each solves for slopes, how it builds pieces."""
 
 from typing import Callable, NamedTuple, Optional
 
@@ -7,14 +7,16 @@ from ._slopes import cubic2_slopes
 
 
 class Method(NamedTuple):
-    pieces: Callable  # (t, h, y0, y1, s0, s1) -> polynomial coefficients
     slopes: Optional[Callable]  # (xp, fp, ends) -> knot slopes, or None
+    pieces: Callable  # (xp, fp, slopes) -> (breaks, coefficients)
+    right_closed: bool = False  # a point on a break takes the piece on its left
 
 
 METHODS = {
-    "nearest": Method(nearest_pieces, None),
-    "linear": Method(linear_pieces, None),
-    "cubic2": Method(cubic_pieces, cubic2_slopes),
+    # scipy's nearest takes the left value at a midpoint tie.
+    "nearest": Method(None, nearest_pieces, right_closed=True),
+    "linear": Method(None, linear_pieces),
+    "cubic2": Method(cubic2_slopes, cubic_pieces),
 }
 
 

@@ -1,21 +1,30 @@
-"""Cell lookup without host-driven loops.
+"""Cell lookup: a branch-free binary search with a static number of steps.
 
-`jnp.searchsorted(method="scan_unrolled")` is a fixed-depth binary search:
-log2(n) unrolled compare-and-select steps, no `while` (DESIGN.md §3).
+Each step is one gather, one compare and one select; for n breaks there are
+``bit_length(n-2)`` of them (the powers of two up to n-2), unrolled at trace time — no `while` in the
+program (DESIGN.md §3), and as fast on CPU as `searchsorted`'s while-loop
+version (which `method="scan_unrolled"` is not: 2x slower at n=64).
 """
 
 import jax.numpy as jnp
 
 
-def locate(x, xp):
-    """Index i of the cell ``[xp[i], xp[i+1]]`` holding x, clipped to ``[0, n-2]``.
+def locate(x, breaks, right_closed: bool = False):
+    """Index j of the piece ``[breaks[j], breaks[j+1]]`` holding x, in ``[0, n-2]``.
 
-    Points left of ``xp[0]`` get the first cell and points right of
-    ``xp[-1]`` the last (so end pieces extend); ``x == xp[-1]`` lies in the
-    last cell.
+    A point on an interior break belongs to the piece on its right, or with
+    ``right_closed`` to the one on its left.  Points outside the breaks get
+    the end pieces, so those extend; NaN gets piece 0.
     """
-    i = jnp.searchsorted(xp, x, side="right", method="scan_unrolled") - 1
-    return jnp.clip(i, 0, xp.shape[0] - 2)
+    last = breaks.shape[0] - 2
+    j = jnp.zeros(jnp.shape(x), jnp.int32)
+    step = 1 << (last.bit_length() - 1) if last > 0 else 0
+    while step:  # static: steps 2^p, …, 2, 1 sum to 2^(p+1) − 1 ≥ last
+        probe = jnp.minimum(j + step, last)
+        left = breaks[probe]
+        j = jnp.where(left < x if right_closed else left <= x, probe, j)
+        step >>= 1
+    return j
 
 
 def wrap(x, start, period):

@@ -16,9 +16,11 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-# Unrolling amortises the per-iteration cost of the scan (measured on CPU:
-# n=256, B=1000 f32 — see benchmarks/bench_tridiagonal.py).
-_UNROLL = 8
+# Unroll factor of both sweeps.  Measured on CPU (benchmarks/bench_tridiagonal.py
+# sweep): 4 is best or within noise of best for one n=1e5 system and for
+# batches; at 8 and above XLA:CPU stops compiling the small loop body into one
+# native call and one n=1e5 system gets ~8x slower.
+_UNROLL = 4
 
 
 @jax.jit

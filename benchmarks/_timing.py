@@ -20,6 +20,7 @@ import importlib.metadata
 import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import time
@@ -42,6 +43,7 @@ class Timing:
     """Seconds per call: median and interquartile range over the repeats."""
 
     median: float
+    min: float
     iqr: float
     q1: float
     q3: float
@@ -84,13 +86,14 @@ def _warm(fn: Callable, args: tuple, min_time: float) -> tuple[float, int]:
 def _summarise(samples: list[float], number: int, first: float) -> Timing:
     q1, _, q3 = np.percentile(samples, [25, 50, 75])
     return Timing(
-        median=statistics.median(samples), iqr=float(q3 - q1), q1=float(q1), q3=float(q3),
-        repeats=len(samples), number=number, first_call=first,
+        median=statistics.median(samples), min=min(samples), iqr=float(q3 - q1),
+        q1=float(q1), q3=float(q3), repeats=len(samples), number=number, first_call=first,
     )  # fmt: skip
 
 
 def _describe(exc: BaseException) -> str:
     line = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    line = re.sub(r" at 0x[0-9a-f]+", "", line)  # no memory addresses in results
     return f"{type(exc).__name__}: {line}"[:300]
 
 
@@ -104,7 +107,8 @@ def time_interleaved(
 
     Each entry is compiled and warmed first; one that raises becomes a
     `Failure` and the others go on.  Per repeat, an entry runs ``number``
-    blocked calls (chosen so that a repeat lasts ≥ ``min_time``).
+    blocked calls (chosen so that a repeat lasts ≥ ``min_time``); the order of
+    the entries rotates from one repeat to the next.
     """
     ready, out = {}, {}
     for name, (fn, args) in entries.items():
@@ -115,8 +119,12 @@ def time_interleaved(
                 traceback.print_exc()
             out[name] = Failure(_describe(exc))
     samples: dict[str, list[float]] = {name: [] for name in ready}
-    for _ in range(repeats):
-        for name, (fn, args, _, number) in ready.items():
+    names = list(ready)
+    for r in range(repeats):
+        # Rotate the order so no entry always follows the same neighbour (a slow
+        # Python loop, a cache-flushing peer) or always opens the round.
+        for name in names[r % len(names):] + names[: r % len(names)]:
+            fn, args, _, number = ready[name]
             samples[name].append(_call_blocked(fn, args, number))
     for name, (_, _, first, number) in ready.items():
         out[name] = _summarise(samples[name], number, first)
@@ -217,10 +225,10 @@ def _jsonable(obj: Any):
 # --- formatting ------------------------------------------------------------------------
 
 
-def fmt_us(t: Timing | Failure) -> str:
+def fmt_us(t: Timing | Failure, field: str = "median") -> str:
     if isinstance(t, Failure):
         return "FAIL"
-    us = t.median * 1e6
+    us = getattr(t, field) * 1e6
     return f"{us:,.1f}" if us < 1e4 else f"{us:,.0f}"
 
 

@@ -9,6 +9,7 @@ Python-level branches at trace time; only the values reach the program.
 from typing import Any, NamedTuple
 
 import jax.numpy as jnp
+import numpy as np
 
 NOT_A_KNOT, PERIODIC = "not-a-knot", "periodic"
 _NAMED_END = {"natural": (2, 0.0), "clamped": (1, 0.0), NOT_A_KNOT: (NOT_A_KNOT, 0.0)}
@@ -71,18 +72,22 @@ class Extrapolation(NamedTuple):
 
 
 def parse_extrap(extrap: Any) -> Extrapolation:
-    """``False`` → NaN outside, ``True`` → extend end pieces, number or pair → fill."""
-    if extrap is True or extrap is False:
-        return Extrapolation(extrap, (jnp.nan, jnp.nan))
-    if isinstance(extrap, (tuple, list)):
-        if len(extrap) != 2:
-            raise ValueError(
-                f"`extrap`={extrap!r} must be a bool, a number or a pair (below, above)."
-            )
-        return Extrapolation(False, tuple(extrap))
-    if jnp.ndim(extrap) != 0:
+    """``False`` → NaN outside, ``True`` → extend end pieces, scalar or pair → fill."""
+    if isinstance(extrap, (bool, np.bool_)):
+        return Extrapolation(bool(extrap), (jnp.nan, jnp.nan))
+    fill = tuple(extrap) if isinstance(extrap, (tuple, list)) else (extrap, extrap)
+    if len(fill) != 2 or not all(_is_scalar(f) for f in fill):
         raise ValueError(
-            f"`extrap` must be a bool, a scalar or a pair of scalars; got shape "
-            f"{jnp.shape(extrap)}."
+            f"`extrap`={extrap!r} must be a bool, a real scalar, or a pair of real "
+            "scalars (below, above)."
         )
-    return Extrapolation(False, (extrap, extrap))
+    return Extrapolation(False, fill)
+
+
+def _is_scalar(value: Any) -> bool:
+    dtype = getattr(value, "dtype", None)
+    if dtype is None:
+        return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+            value, bool
+        )
+    return jnp.ndim(value) == 0 and jnp.issubdtype(dtype, np.number) and dtype != np.bool_

@@ -1,6 +1,7 @@
 """One promotion rule for every public entry point."""
 
 import jax.numpy as jnp
+import numpy as np
 
 
 def promote_inexact(*arrays):
@@ -11,3 +12,8 @@ def promote_inexact(*arrays):
     """
     dtype = jnp.result_type(float, *arrays)
     return tuple(jnp.asarray(a, dtype) for a in arrays)
+
+
+def lists_to_arrays(*values):
+    """Python sequences become numpy arrays (jit would take a list as many scalars)."""
+    return tuple(np.asarray(v) if isinstance(v, (list, tuple)) else v for v in values)

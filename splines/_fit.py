@@ -57,16 +57,25 @@ def prepare_fit(xp, fp, method, bc_type, period, axis):
     fewest = 1 if period is not None else 2  # a period closes a single knot
     if n < fewest:
         raise ValueError(f"`xp` needs at least {fewest} knots; got {n}.")
+    if period is not None and jnp.ndim(period) != 0:
+        raise ValueError(f"`period` must be a scalar; got shape {jnp.shape(period)}.")
     ends = parse_bc_type(bc_type, periodic=period is not None)
     column_shape = jnp.shape(fp)[:axis] + jnp.shape(fp)[axis + 1 :]
     for value in ends.values:
-        if np.broadcast_shapes(jnp.shape(value), column_shape) != column_shape:
+        if not _broadcasts_to(jnp.shape(value), column_shape):
             raise ValueError(
                 f"boundary value of shape {jnp.shape(value)} in `bc_type` does not "
                 f"broadcast to one value per column, shape {column_shape}."
             )
     closes_period = _check_data_eagerly(xp, fp, ends.kinds, period, axis)
     return FitSpec(method, ends.kinds, axis, column_shape, closes_period), ends.values
+
+
+def _broadcasts_to(shape: tuple, target: tuple) -> bool:
+    try:
+        return np.broadcast_shapes(shape, target) == target
+    except ValueError:
+        return False
 
 
 def _check_data_eagerly(xp, fp, kinds, period, axis) -> bool:

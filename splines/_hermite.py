@@ -43,8 +43,8 @@ def nearest_pieces(xp, fp, slopes=None):
 def horner(coefficients, t, derivative: int):
     """``d^k/dt^k Σ_j c[..., j] t^j`` for a static k ≥ 0 (zero past the degree)."""
     degree = coefficients.shape[-1] - 1
-    if derivative > degree:
-        return jnp.zeros_like(coefficients[..., 0] * t)
+    if derivative > degree:  # zero, but NaN coefficients (invalid data) stay NaN
+        return 0 * (coefficients[..., 0] * t)
     scale = [factorial(j) // factorial(j - derivative) for j in range(derivative, degree + 1)]
     result = scale[-1] * coefficients[..., degree]
     for j in range(degree - 1, derivative - 1, -1):

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
 from ._boundary import parse_extrap
+from ._dtypes import lists_to_arrays
 from ._evaluate import EvalSpec, check_derivative, evaluate
 from ._fit import FitSpec, fit, prepare_fit
 from ._methods import get_method
@@ -57,6 +58,7 @@ def interp1d(
     NaN everywhere when traced (inside `jit`/`vmap`; see `splines._validate`).
     Under a traced ``period``, pass the knots without the closing one.
     """
+    x, xp, fp, period = lists_to_arrays(x, xp, fp, period)
     fit_spec, bc_values = prepare_fit(xp, fp, method, bc_type, period, axis)
     extrap = parse_extrap(extrap)
     eval_spec = EvalSpec(

@@ -9,6 +9,7 @@ import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
 from ._boundary import parse_extrap
+from ._dtypes import lists_to_arrays
 from ._evaluate import EvalSpec, check_derivative, evaluate
 from ._fit import fit, prepare_fit
 from ._methods import get_method
@@ -43,6 +44,7 @@ class Interpolator1D(eqx.Module):
         period: Optional[Float[ArrayLike, ""]] = None,
         axis: int = 0,
     ):
+        xp, fp, period = lists_to_arrays(xp, fp, period)
         spec, bc_values = prepare_fit(xp, fp, method, bc_type, period, axis)
         extrap = parse_extrap(extrap)
         self.breaks, self.coefficients = _fit(xp, fp, bc_values, period, spec)
@@ -57,6 +59,7 @@ class Interpolator1D(eqx.Module):
             check_derivative(derivative), self.extend, self.periodic, self.right_closed,
             self.axis, self.column_shape,
         )  # fmt: skip
+        (x,) = lists_to_arrays(x)
         return _evaluate(x, self.breaks, self.coefficients, self.fill, spec)
 
 

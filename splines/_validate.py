@@ -21,22 +21,24 @@ def is_concrete(*arrays) -> bool:
 
 
 def check_knots_eagerly(xp) -> None:
+    """Raise for the first knot that is not finite or not above its predecessor."""
     xp = np.asarray(xp)
-    bad = np.flatnonzero(~np.isfinite(xp))
-    if bad.size:
-        raise ValueError(f"`xp` must be finite; `xp[{bad[0]}]` = {xp[bad[0]]}.")
-    bad = np.flatnonzero(np.diff(xp) <= 0)
-    if bad.size:
-        i = bad[0]
-        raise ValueError(
-            "`xp` must be strictly increasing; "
-            f"`xp[{i}]` = {xp[i]} but `xp[{i + 1}]` = {xp[i + 1]}."
-        )
+    not_finite = np.flatnonzero(~np.isfinite(xp))
+    not_rising = np.flatnonzero(np.diff(xp) <= 0) + 1  # index of the later knot
+    first = min(np.concatenate([not_finite, not_rising]), default=None)
+    if first is None:
+        return
+    if first in not_finite:
+        raise ValueError(f"`xp` must be finite; `xp[{first}]` = {xp[first]}.")
+    raise ValueError(
+        "`xp` must be strictly increasing; "
+        f"`xp[{first - 1}]` = {xp[first - 1]} but `xp[{first}]` = {xp[first]}."
+    )
 
 
 def check_period_eagerly(xp, period) -> None:
     xp, period = np.asarray(xp), np.asarray(period)
-    if not (np.isfinite(period) and period > 0):
+    if period.ndim != 0 or not (np.isfinite(period) and period > 0):
         raise ValueError(f"`period` must be finite and positive; got {period}.")
     if xp[-1] - xp[0] > period:
         raise ValueError(

@@ -59,7 +59,13 @@ def tridiagonal_solve(
                 f"`{name}` must have last-axis length n-1 = {n - 1}; got "
                 f"`{name}.shape`={band.shape}."
             )
-    batch = np.broadcast_shapes(*(a.shape[:-1] for a in (lower, diag, upper, rhs)))
+    try:
+        batch = np.broadcast_shapes(*(a.shape[:-1] for a in (lower, diag, upper, rhs)))
+    except ValueError:
+        raise ValueError(
+            "the leading (batch) dimensions of `lower`, `diag`, `upper` and `rhs` do not "
+            f"broadcast: shapes {lower.shape}, {diag.shape}, {upper.shape}, {rhs.shape}."
+        ) from None
     return tridiagonal_solve_p.bind(
         *(jnp.broadcast_to(a, batch + a.shape[-1:]) for a in (lower, diag, upper, rhs))
     )
@@ -99,12 +105,17 @@ def _batch(args, dims):
     return tridiagonal_solve_p.bind(*args), 0
 
 
+def _impl(*args):
+    """Eager evaluation (also under `jax.disable_jit`): the default backend's kernel."""
+    return PLATFORM_KERNELS.get(jax.default_backend(), DEFAULT_KERNEL)(*args)
+
+
 def _lowering(kernel):
     return mlir.lower_fun(kernel, multiple_results=False)
 
 
 # Registration, in one place.
-tridiagonal_solve_p.def_impl(jax.jit(tridiagonal_solve_p.bind))
+tridiagonal_solve_p.def_impl(_impl)
 tridiagonal_solve_p.def_abstract_eval(_abstract_eval)
 ad.primitive_jvps[tridiagonal_solve_p] = _jvp
 ad.primitive_transposes[tridiagonal_solve_p] = _transpose

@@ -81,3 +81,11 @@ def test_interpolator_call_compiles_once_per_derivative():
         for _ in range(3):
             interp(jnp.linspace(0, 1, 11) * (k + 1) / 3, derivative=k)
     assert _evaluate._cache_size() == before + 3
+
+
+def test_interp1d_runs_under_disable_jit():
+    x, fp = jnp.linspace(0.05, 0.95, 7), jnp.cos(3 * XP)
+    expected = splines.interp1d(x, XP, fp, bc_type="natural")
+    with jax.disable_jit():
+        got = splines.interp1d(x, XP, fp, bc_type="natural")
+    np.testing.assert_allclose(got, expected, rtol=1e-13)

@@ -1,0 +1,575 @@
+"""`tridiagonal_solve` and `cyclic_tridiagonal_solve` against dense numpy solves.
+
+Covers values (shapes, broadcasting, dtypes, errors, zero pivots), the
+primitive's JVP / transpose rules (check_grads, hessians, dense formulas) and
+its batching rule (vmap against Python loops, one primitive per vmapped solve).
+"""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.test_util import check_grads
+
+from splines import cyclic_tridiagonal_solve, tridiagonal_solve
+
+PRIMITIVE = "splines_tridiagonal_solve"
+
+
+# ---------------------------------------------------------------- helpers --
+
+
+def random_system(rng, batch, n, cyclic=False, dtype=np.float64):
+    """A strictly diagonally dominant (..., n) system with random diagonal signs."""
+    m = n if cyclic else n - 1
+    lower = rng.uniform(-1, 1, batch + (m,))
+    upper = rng.uniform(-1, 1, batch + (m,))
+    off = np.zeros(batch + (n,))
+    if cyclic:
+        off += np.abs(lower) + np.abs(upper)
+    else:
+        off[..., 1:] += np.abs(lower)
+        off[..., :-1] += np.abs(upper)
+    sign = rng.choice([-1.0, 1.0], batch + (n,))
+    diag = sign * (off + 0.5 + rng.uniform(0, 1, batch + (n,)))
+    rhs = rng.normal(size=batch + (n,))
+    return tuple(a.astype(dtype) for a in (lower, diag, upper, rhs))
+
+
+def dense(lower, diag, upper):
+    """(..., n, n) matrix of a tridiagonal system (lower/upper of length n-1)."""
+    lower, diag, upper = (np.asarray(a, np.float64) for a in (lower, diag, upper))
+    n = diag.shape[-1]
+    batch = np.broadcast_shapes(lower.shape[:-1], diag.shape[:-1], upper.shape[:-1])
+    a = np.zeros(batch + (n, n))
+    i = np.arange(n)
+    a[..., i, i] = diag
+    a[..., i[1:], i[:-1]] = lower
+    a[..., i[:-1], i[1:]] = upper
+    return a
+
+
+def dense_cyclic(lower, diag, upper):
+    """(..., n, n) cyclic matrix; entries that land on one element add (n = 2)."""
+    lower, diag, upper = (np.asarray(a, np.float64) for a in (lower, diag, upper))
+    n = diag.shape[-1]
+    batch = np.broadcast_shapes(lower.shape[:-1], diag.shape[:-1], upper.shape[:-1])
+    a = np.zeros(batch + (n, n))
+    for i in range(n):
+        a[..., i, i] += diag[..., i]
+        a[..., i, (i - 1) % n] += lower[..., i]
+        a[..., i, (i + 1) % n] += upper[..., i]
+    return a
+
+
+def dense_solve(a, rhs):
+    a, rhs = np.asarray(a, np.float64), np.asarray(rhs, np.float64)
+    batch = np.broadcast_shapes(a.shape[:-2], rhs.shape[:-1])
+    a = np.broadcast_to(a, batch + a.shape[-2:])
+    rhs = np.broadcast_to(rhs, batch + rhs.shape[-1:])
+    return np.linalg.solve(a, rhs[..., None])[..., 0]
+
+
+def assert_rel(actual, expected, rel):
+    """max |actual - expected| ≤ rel · max |expected| (norm-wise relative error)."""
+    actual, expected = np.asarray(actual, np.float64), np.asarray(expected, np.float64)
+    assert actual.shape == expected.shape
+    if expected.size == 0:  # e.g. the (empty) off-diagonals of n = 1
+        return
+    scale = np.max(np.abs(expected))
+    err = np.max(np.abs(actual - expected))
+    assert err <= rel * scale, f"relative error {err / scale:.3g} > {rel:.3g}"
+
+
+SOLVES = {
+    "tridiagonal": (tridiagonal_solve, dense, False),
+    "cyclic": (cyclic_tridiagonal_solve, dense_cyclic, True),
+}
+# Transformed programs are jitted as a whole: one compile per test instead of
+# one per operation and shape (eager dispatch is covered by the value tests).
+JITTED = {kind: jax.jit(solve) for kind, (solve, _, _) in SOLVES.items()}
+
+
+def count_eqns(jaxpr, name):
+    """Equations called ``name`` in a (closed) jaxpr, including sub-jaxprs."""
+    jaxpr = getattr(jaxpr, "jaxpr", jaxpr)
+    total = 0
+    for eqn in jaxpr.eqns:
+        total += eqn.primitive.name == name
+        for sub in jax.extend.core.jaxprs_in_params(eqn.params):
+            total += count_eqns(sub, name)
+    return total
+
+
+def loop_vmap(f, in_axes, args):
+    """What ``jax.vmap(f, in_axes)(*args)`` must equal: a Python loop, stacked on 0."""
+    size = next(np.shape(a)[ax] for a, ax in zip(args, in_axes) if ax is not None)
+    outs = []
+    for k in range(size):
+        sliced = [a if ax is None else np.take(a, k, axis=ax) for a, ax in zip(args, in_axes)]
+        outs.append(np.asarray(f(*sliced)))
+    return np.stack(outs)
+
+
+# ------------------------------------------------------------------ values --
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 10, 257])
+def test_matches_dense_f64(n):
+    rng = np.random.default_rng(n)
+    lower, diag, upper, rhs = random_system(rng, (), n)
+    x = tridiagonal_solve(lower, diag, upper, rhs)
+    assert x.dtype == jnp.float64
+    assert_rel(x, dense_solve(dense(lower, diag, upper), rhs), 1e-12)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 10, 257])
+def test_matches_dense_f32(n):
+    rng = np.random.default_rng(100 + n)
+    args = random_system(rng, (5,), n, dtype=np.float32)
+    x = tridiagonal_solve(*args)
+    assert x.dtype == jnp.float32
+    # A dominance margin ≥ 0.5 keeps cond∞(A) ≤ 11; Thomas' backward error is a few ulps
+    # per row, so 1e-5 (~80 f32 ulps) relative is comfortable but not loose.
+    assert_rel(x, dense_solve(dense(*args[:3]), args[3]), 1e-5)
+
+
+@pytest.mark.parametrize(
+    "shapes, out_batch",
+    [
+        # matrix (3, 1, n) with rhs (4, n) → (3, 4, n)
+        ({"lower": (3, 1), "diag": (3, 1), "upper": (3, 1), "rhs": (4,)}, (3, 4)),
+        # every argument with its own broadcastable batch
+        ({"lower": (2, 1, 1), "diag": (1, 3, 1), "upper": (), "rhs": (4,)}, (2, 3, 4)),
+        # one batched diagonal, everything else shared
+        ({"lower": (), "diag": (6,), "upper": (), "rhs": ()}, (6,)),
+        # batched rhs only (many right-hand sides, one matrix)
+        ({"lower": (), "diag": (), "upper": (), "rhs": (2, 5)}, (2, 5)),
+    ],
+)
+def test_broadcast_batches(shapes, out_batch):
+    n, rng = 3, np.random.default_rng(7)
+    # |lower| + |upper| ≤ 2 < |diag|: dominant for every broadcast combination.
+    lower = rng.uniform(-1, 1, shapes["lower"] + (n - 1,))
+    upper = rng.uniform(-1, 1, shapes["upper"] + (n - 1,))
+    diag_shape = shapes["diag"] + (n,)
+    diag = rng.choice([-1.0, 1.0], diag_shape) * rng.uniform(2.5, 3.5, diag_shape)
+    rhs = rng.normal(size=shapes["rhs"] + (n,))
+    x = tridiagonal_solve(lower, diag, upper, rhs)
+    assert x.shape == out_batch + (n,)
+    assert_rel(x, dense_solve(dense(lower, diag, upper), rhs), 1e-12)
+
+
+@pytest.mark.parametrize("n", [2, 3, 10])
+def test_cyclic_matches_dense(n):
+    rng = np.random.default_rng(20 + n)
+    lower, diag, upper, rhs = random_system(rng, (), n, cyclic=True)
+    # Make the corner entries clearly non-zero so they matter.
+    lower[0], upper[-1] = 0.9, -0.8
+    diag = np.sign(diag) * (np.abs(diag) + 1.7)
+    x = cyclic_tridiagonal_solve(lower, diag, upper, rhs)
+    a = dense_cyclic(lower, diag, upper)
+    assert_rel(x, dense_solve(a, rhs), 1e-12)
+    # The corners really are A[0, n-1] and A[n-1, 0]: the residual vanishes.
+    np.testing.assert_allclose(a @ np.asarray(x), rhs, rtol=0, atol=1e-12)
+
+
+def test_cyclic_n2_entries_add():
+    # A = [[d0, u0 + l0], [l1 + u1, d1]]
+    lower, diag, upper = np.array([0.3, -0.2]), np.array([3.0, 2.5]), np.array([0.5, 0.4])
+    rhs = np.array([1.0, -2.0])
+    a = np.array([[3.0, 0.5 + 0.3], [-0.2 + 0.4, 2.5]])
+    x = cyclic_tridiagonal_solve(lower, diag, upper, rhs)
+    np.testing.assert_allclose(x, np.linalg.solve(a, rhs), rtol=1e-14, atol=0)
+
+
+def test_cyclic_broadcast_and_f32():
+    rng = np.random.default_rng(3)
+    lower, diag, upper, rhs = random_system(rng, (3, 1), 10, cyclic=True)
+    rhs = rng.normal(size=(4, 10))
+    solve = JITTED["cyclic"]
+    x = solve(lower, diag, upper, rhs)
+    assert x.shape == (3, 4, 10)
+    assert_rel(x, dense_solve(dense_cyclic(lower, diag, upper), rhs), 1e-12)
+    args32 = [a.astype(np.float32) for a in (lower, diag, upper, rhs)]
+    x32 = solve(*args32)
+    assert x32.dtype == jnp.float32
+    assert_rel(x32, dense_solve(dense_cyclic(*args32[:3]), args32[3]), 1e-5)
+
+
+def test_integer_inputs_are_promoted():
+    lower, diag, upper, rhs = [1, 2], [5, 6, 7], [1, -1], [1, 2, 3]
+    x = tridiagonal_solve(np.array(lower), np.array(diag), np.array(upper), np.array(rhs))
+    assert x.dtype == jnp.float64  # jax's default float (x64 is on in the tests)
+    np.testing.assert_allclose(x, np.linalg.solve(dense(lower, diag, upper), rhs), rtol=1e-14)
+    # Integers next to an f32 argument join f32 (no silent upcast to f64).
+    x32 = tridiagonal_solve(np.array(lower), np.array(diag, np.float32), np.array(upper),
+                            np.array(rhs))  # fmt: skip
+    assert x32.dtype == jnp.float32
+    xc = cyclic_tridiagonal_solve(np.array([1, 1, 2]), np.array([6, 7, 8]), np.array([2, 1, 1]),
+                                  np.array([1, 0, -1]))  # fmt: skip
+    assert xc.dtype == jnp.float64
+    a = dense_cyclic([1, 1, 2], [6, 7, 8], [2, 1, 1])
+    np.testing.assert_allclose(xc, np.linalg.solve(a, [1, 0, -1]), rtol=1e-14, atol=1e-15)
+
+
+@pytest.mark.parametrize(
+    "bad, name",
+    [
+        ({"lower": np.ones(3)}, "lower"),
+        ({"upper": np.ones(5)}, "upper"),
+        ({"rhs": np.ones(4)}, "rhs"),
+        ({"diag": np.ones(6)}, "diag"),
+        ({"diag": np.float64(2.0)}, "diag"),
+        ({"lower": np.ones((2, 3))}, "lower"),
+    ],
+)
+def test_shape_errors_name_the_argument(bad, name):
+    args = {"lower": np.ones(4), "diag": np.full(5, 4.0), "upper": np.ones(4), "rhs": np.ones(5)}
+    args.update(bad)
+    with pytest.raises(ValueError, match=f"`{name}`"):
+        tridiagonal_solve(**args)
+
+
+def test_batch_mismatch_error_names_the_arguments():
+    with pytest.raises(ValueError, match="`lower`.*`rhs`|`rhs`.*`lower`"):
+        tridiagonal_solve(np.ones((3, 4)), np.full(5, 4.0), np.ones(4), np.ones((4, 5)))
+
+
+@pytest.mark.parametrize(
+    "shapes",
+    [((5,), (5,), (5,), (4,)), ((4,), (5,), (5,), (5,)), ((1,), (1,), (1,), (1,))],
+)
+def test_cyclic_shape_errors(shapes):
+    args = [np.ones(s) for s in shapes]
+    with pytest.raises(ValueError, match="`rhs`") as info:
+        cyclic_tridiagonal_solve(*args)
+    assert str(shapes[-1]) in str(info.value)  # the shapes received are reported
+
+
+@pytest.mark.parametrize("dtype, jit", [(np.float64, False), (np.float32, True)])
+def test_zero_pivot_is_not_finite(dtype, jit):
+    solve = jax.jit(tridiagonal_solve) if jit else tridiagonal_solve
+    # A zero leading pivot.
+    x = solve(*(np.asarray(a, dtype) for a in ([1.0], [0.0, 1.0], [1.0], [1.0, 2.0])))
+    assert not np.all(np.isfinite(x))
+    # A non-singular matrix whose *second* Thomas pivot is 0 (no pivoting).
+    args = [np.asarray(a, dtype) for a in ([1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0], [1, 2, 3])]
+    assert abs(np.linalg.det(dense(*args[:3]))) > 0.5
+    x = solve(*args)
+    assert not np.all(np.isfinite(x))
+    # Cyclic: a zero diag[0] breaks Sherman–Morrison's choice γ = −diag[0].
+    solve_c = jax.jit(cyclic_tridiagonal_solve) if jit else cyclic_tridiagonal_solve
+    x = solve_c(*(np.asarray(a, dtype) for a in (np.ones(3), [0.0, 3, 3], np.ones(3), np.ones(3))))
+    assert not np.all(np.isfinite(x))
+
+
+def test_works_under_disable_jit():
+    args = random_system(np.random.default_rng(0), (), 4)
+    with jax.disable_jit():
+        x = tridiagonal_solve(*args)
+    assert_rel(x, dense_solve(dense(*args[:3]), args[3]), 1e-12)
+
+
+# ------------------------------------------------------------- gradients --
+
+
+@pytest.mark.parametrize("kind", ["tridiagonal", "cyclic"])
+def test_check_grads_all_arguments(kind):
+    solve, _, cyclic = SOLVES[kind]
+    # Small on purpose (order-2 checks compile many programs): n = 4 with two
+    # right-hand sides for the plain solve; n = 3 for the cyclic one, where
+    # every entry of A is a band or corner entry.  Default f64 tolerances.
+    # The cyclic solve is many small operations: jitted as a whole it compiles
+    # a few programs instead of every operation under every transformation.
+    n = 3 if cyclic else 4
+    args = random_system(np.random.default_rng(1), (), n, cyclic=cyclic)
+    if not cyclic:
+        args = args[:3] + (np.random.default_rng(2).normal(size=(2, n)),)
+    check_grads(JITTED[kind] if cyclic else solve, args, order=2, modes=("fwd", "rev"))
+
+
+def _dense_value(kind, theta, n, w):
+    """g(θ) = wᵀ A⁻¹ b with θ = (lower, diag, upper, rhs) concatenated; numpy."""
+    m = n if kind == "cyclic" else n - 1
+    lower, diag, upper, rhs = np.split(theta, [m, m + n, 2 * m + n])
+    return w @ dense_solve(SOLVES[kind][1](lower, diag, upper), rhs)
+
+
+def _jax_value(kind, n, w):
+    solve, _, cyclic = SOLVES[kind]
+    m = n if cyclic else n - 1
+
+    def g(theta):
+        lower, diag, upper, rhs = jnp.split(theta, [m, m + n, 2 * m + n])
+        return jnp.vdot(w, solve(lower, diag, upper, rhs))
+
+    return g
+
+
+@pytest.mark.parametrize("kind", ["tridiagonal", "cyclic"])
+def test_hessian_and_grad_of_grad_match_finite_differences(kind):
+    n = 3
+    rng = np.random.default_rng(5)
+    theta = np.concatenate(random_system(rng, (), n, cyclic=kind == "cyclic"))
+    w = rng.normal(size=n)
+    g = _jax_value(kind, n, w)
+    # Central second differences of the dense numpy value, h = 1e-4:
+    # truncation O(h²) ≈ 1e-8 and rounding O(ε/h²) ≈ 1e-8; 1e-6 leaves margin.
+    h, p = 1e-4, theta.size
+    eye = np.eye(p) * h
+    f = lambda t: _dense_value(kind, t, n, w)  # noqa: E731
+    h_fd = np.array(
+        [[(f(theta + eye[i] + eye[j]) - f(theta + eye[i] - eye[j])
+           - f(theta - eye[i] + eye[j]) + f(theta - eye[i] - eye[j])) / (4 * h * h)
+          for j in range(p)] for i in range(p)]
+    )  # fmt: skip
+    hess = np.asarray(jax.jit(jax.hessian(g))(theta))
+    np.testing.assert_allclose(hess, h_fd, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(hess, hess.T, rtol=0, atol=1e-12)
+    # grad-of-grad (reverse over reverse): a Hessian-vector product.
+    v = rng.normal(size=p)
+    hvp = jax.jit(jax.grad(lambda t: jnp.vdot(jax.grad(g)(t), v)))(theta)
+    np.testing.assert_allclose(hvp, h_fd @ v, rtol=0, atol=1e-5)
+    # Reverse-over-reverse full matrix agrees with forward-over-reverse.
+    jac_rev_rev = jax.jit(jax.jacrev(jax.grad(g)))(theta)
+    np.testing.assert_allclose(jac_rev_rev, hess, rtol=1e-12, atol=1e-12)
+
+
+# n = 1 (no off-diagonals) and n = 2 for the cyclic solve (entries that add).
+RULE_CASES = [("tridiagonal", 1), ("tridiagonal", 5), ("cyclic", 2), ("cyclic", 5)]
+
+
+@pytest.mark.parametrize("kind, n", RULE_CASES)
+def test_jvp_matches_dense_formula_and_finite_differences(kind, n):
+    solve, make_dense, cyclic = SOLVES[kind]
+    rng = np.random.default_rng(11 * n)
+    primals = random_system(rng, (3,), n, cyclic=cyclic)
+    tangents = tuple(rng.normal(size=a.shape) for a in primals)
+
+    @jax.jit
+    def jvps(primals, tangents):
+        # All tangents, then each argument's tangent alone (the others are
+        # symbolic zeros inside the JVP rule).
+        full = jax.jvp(solve, primals, tangents)
+        alone = []
+        for k in range(4):
+            def partial_solve(arg, k=k):
+                return solve(*primals[:k], arg, *primals[k + 1 :])
+
+            alone.append(jax.jvp(partial_solve, (primals[k],), (tangents[k],))[1])
+        return full, alone
+
+    (x, dx), alone = jvps(primals, tangents)
+    a, da = make_dense(*primals[:3]), make_dense(*tangents[:3])
+    x_ref = dense_solve(a, primals[3])
+    # x' = A⁻¹ (b' − A' x)
+    dx_ref = dense_solve(a, tangents[3] - np.einsum("...ij,...j->...i", da, x_ref))
+    assert_rel(x, x_ref, 1e-12)
+    assert_rel(dx, dx_ref, 1e-12)
+    # Central difference in the tangent direction, eps = 1e-6: error O(eps²).
+    eps = 1e-6
+    plus = dense_solve(make_dense(*(p + eps * t for p, t in zip(primals[:3], tangents[:3]))),
+                       primals[3] + eps * tangents[3])  # fmt: skip
+    minus = dense_solve(make_dense(*(p - eps * t for p, t in zip(primals[:3], tangents[:3]))),
+                        primals[3] - eps * tangents[3])  # fmt: skip
+    assert_rel(dx, (plus - minus) / (2 * eps), 1e-8)
+    # Tangents in one argument only.
+    for k, dx_k in enumerate(alone):
+        only = tuple(t if j == k else np.zeros_like(t) for j, t in enumerate(tangents))
+        da_k = make_dense(*only[:3])
+        ref = dense_solve(a, only[3] - np.einsum("...ij,...j->...i", da_k, x_ref))
+        assert_rel(dx_k, ref, 1e-12)
+
+
+def _band_cotangents(kind, abar):
+    """Cotangents of (lower, diag, upper) from a dense cotangent Ā (..., n, n)."""
+    n = abar.shape[-1]
+    i = np.arange(n)
+    diag = abar[..., i, i]
+    if kind == "cyclic":  # lower_i ↦ A[i, i-1], upper_i ↦ A[i, i+1] (mod n)
+        return abar[..., i, (i - 1) % n], diag, abar[..., i, (i + 1) % n]
+    return abar[..., i[1:], i[:-1]], diag, abar[..., i[:-1], i[1:]]
+
+
+@pytest.mark.parametrize("kind, n", RULE_CASES)
+def test_vjp_matches_dense_formula(kind, n):
+    solve, make_dense, cyclic = SOLVES[kind]
+    rng = np.random.default_rng(13 * n)
+    primals = random_system(rng, (2,), n, cyclic=cyclic)
+    xbar = rng.normal(size=(2, n))
+
+    @jax.jit
+    def value_and_pullback(primals, xbar):
+        x, pullback = jax.vjp(solve, *primals)
+        return x, pullback(xbar)
+
+    x, cotangents = value_and_pullback(primals, xbar)
+    a = make_dense(*primals[:3])
+    x_ref = dense_solve(a, primals[3])
+    # λ = A⁻ᵀ x̄;  b̄ = λ;  Ā = −λ xᵀ, read off on the bands.
+    lam = dense_solve(np.swapaxes(a, -1, -2), xbar)
+    abar = -lam[..., :, None] * x_ref[..., None, :]
+    expected = _band_cotangents(kind, abar) + (lam,)
+    assert_rel(x, x_ref, 1e-12)
+    for got, want in zip(cotangents, expected):
+        assert_rel(got, want, 1e-12)
+    # The primitive's documented formulas, spelled out (non-cyclic only).
+    if kind == "tridiagonal":
+        assert_rel(cotangents[1], -lam * x_ref, 1e-12)
+        assert_rel(cotangents[0], -lam[..., 1:] * x_ref[..., :-1], 1e-12)
+        assert_rel(cotangents[2], -lam[..., :-1] * x_ref[..., 1:], 1e-12)
+
+
+def test_transpose_is_the_transposed_solve():
+    rng = np.random.default_rng(17)
+    lower, diag, upper, rhs = random_system(rng, (), 7)
+    lower = lower * 3  # make A clearly non-symmetric
+    transpose = jax.linear_transpose(lambda b: tridiagonal_solve(lower, diag, upper, b), rhs)
+    (rhs_bar,) = transpose(rhs)
+    assert_rel(rhs_bar, np.linalg.solve(dense(lower, diag, upper).T, rhs), 1e-12)
+
+
+def test_grad_with_broadcast_arguments_sums_over_the_broadcast():
+    # One shared matrix, four right-hand sides: cotangents of the matrix bands
+    # sum over the rhs batch; shapes match the inputs.
+    rng = np.random.default_rng(19)
+    lower, diag, upper, _ = random_system(rng, (), 5)
+    rhs = rng.normal(size=(4, 5))
+    w = rng.normal(size=(4, 5))
+    loss = lambda *a: jnp.sum(w * tridiagonal_solve(*a))  # noqa: E731
+    grads = jax.grad(loss, argnums=(0, 1, 2, 3))(lower, diag, upper, rhs)
+    assert [g.shape for g in grads] == [(4,), (5,), (4,), (4, 5)]
+    a = dense(lower, diag, upper)
+    x = dense_solve(a, rhs)
+    lam = dense_solve(a.T, w)
+    abar = -np.einsum("bi,bj->ij", lam, x)
+    for got, want in zip(grads, _band_cotangents("tridiagonal", abar) + (lam,)):
+        assert_rel(got, want, 1e-12)
+
+
+# --------------------------------------------------------------- batching --
+
+
+def _batched_args(rng, n, in_axes, size=3, cyclic=False):
+    """Arguments where each mapped one carries a batch of `size` at its axis."""
+    base = random_system(rng, (size, 2), n, cyclic=cyclic)  # (size, 2, m)
+    args = []
+    for a, ax in zip(base, in_axes):
+        if ax is None:
+            args.append(a[0])  # shape (2, m): a leading batch that broadcasts
+        else:
+            args.append(np.moveaxis(a, 0, ax if ax >= 0 else a.ndim + ax))
+    return args
+
+
+IN_AXES = [
+    (0, None, None, None),
+    (None, 0, None, None),
+    (None, None, 0, None),
+    (None, None, None, 0),
+    (0, 0, 0, 0),
+    (1, None, -1, 0),
+    (None, 1, None, -1),
+    (-1, -1, -1, -1),
+    (None, 2, 0, None),
+]
+
+
+# The cyclic solve batches through the same primitive; a subset suffices.
+CASES = [("tridiagonal", a) for a in IN_AXES] + [
+    ("cyclic", a) for a in [(0, None, None, None), (None, None, None, 0), (1, None, -1, 0)]
+]
+
+
+@pytest.mark.parametrize("kind, in_axes", CASES, ids=str)
+def test_vmap_equals_loop(kind, in_axes):
+    solve, _, cyclic = SOLVES[kind]
+    args = _batched_args(np.random.default_rng(23), 6, in_axes, cyclic=cyclic)
+    # Eager vmap: every case batches to the same primitive operand shapes.
+    out = jax.vmap(solve, in_axes=in_axes)(*args)
+    expected = loop_vmap(JITTED[kind], in_axes, args)
+    assert out.shape == expected.shape == (3, 2, 6)
+    np.testing.assert_allclose(out, expected, rtol=1e-13, atol=1e-14)
+
+
+@pytest.mark.parametrize("in_axes", [(0, None, None, 0), (None, 1, None, -1)], ids=str)
+def test_vmap_out_axes(in_axes):
+    args = _batched_args(np.random.default_rng(29), 5, in_axes)
+    out = jax.jit(jax.vmap(tridiagonal_solve, in_axes=in_axes, out_axes=-1))(*args)
+    np.testing.assert_allclose(
+        out, np.moveaxis(loop_vmap(JITTED["tridiagonal"], in_axes, args), 0, -1),
+        rtol=1e-13, atol=1e-14,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["tridiagonal", "cyclic"])
+def test_nested_vmap_equals_double_loop(kind):
+    solve, _, cyclic = SOLVES[kind]
+    rng = np.random.default_rng(31)
+    n, m = 5, (5 if cyclic else 4)
+    lower = rng.uniform(-1, 1, (3, m))  # batched over the outer axis
+    upper = rng.uniform(-1, 1, (m, 4))  # batched over the inner axis (at the end)
+    diag = 3 + rng.uniform(0, 1, (n,))  # shared
+    rhs = rng.normal(size=(4, 3, n))  # inner axis 0, outer axis 1
+    inner = jax.vmap(solve, in_axes=(None, None, -1, 0))
+    outer = jax.vmap(inner, in_axes=(0, None, None, 1))
+    out = jax.jit(outer)(lower, diag, upper, rhs)
+    assert out.shape == (3, 4, n)
+    one = JITTED[kind]
+    expected = np.array(
+        [[one(lower[i], diag, upper[:, j], rhs[j, i]) for j in range(4)] for i in range(3)]
+    )
+    np.testing.assert_allclose(out, expected, rtol=1e-13, atol=1e-14)
+    jaxpr = jax.make_jaxpr(outer)(lower, diag, upper, rhs)
+    assert count_eqns(jaxpr, PRIMITIVE) == 1
+
+
+@pytest.mark.parametrize("kind", ["tridiagonal", "cyclic"])
+def test_vmap_of_grad_equals_loop(kind):
+    solve, _, cyclic = SOLVES[kind]
+    in_axes = (0, None, 0, 0)
+    args = _batched_args(np.random.default_rng(37), 5, in_axes, cyclic=cyclic)
+    w = np.random.default_rng(38).normal(size=(2, 5))
+
+    def loss(*a):
+        x = solve(*a)
+        return jnp.sum(w * x**2)
+
+    grad = jax.jit(jax.grad(loss, argnums=(0, 1, 2, 3)))
+    batched = jax.jit(jax.vmap(grad, in_axes=in_axes))(*args)
+    for k, got in enumerate(batched):
+        want = loop_vmap(lambda *a, k=k: grad(*a)[k], in_axes, args)
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-13)
+    # Transposed and batched: still primitives only, no loop over systems.
+    jaxpr = jax.make_jaxpr(jax.vmap(grad, in_axes=in_axes))(*args)
+    assert count_eqns(jaxpr, PRIMITIVE) >= 2  # forward solve + adjoint solve
+    assert count_eqns(jaxpr, "scan") == count_eqns(jaxpr, "while") == 0
+
+
+@pytest.mark.parametrize("in_axes", IN_AXES, ids=str)
+@pytest.mark.parametrize("kind", ["tridiagonal", "cyclic"])
+def test_vmap_goes_through_one_primitive(kind, in_axes):
+    solve, _, cyclic = SOLVES[kind]
+    args = _batched_args(np.random.default_rng(41), 6, in_axes, size=7, cyclic=cyclic)
+    jaxpr = jax.make_jaxpr(jax.vmap(solve, in_axes=in_axes))(*args)
+    assert count_eqns(jaxpr, PRIMITIVE) == 1
+    assert count_eqns(jaxpr, "scan") == count_eqns(jaxpr, "while") == 0
+    # The one equation sees the whole batch: the vmapped axis is a kernel lane.
+    (eqn,) = [e for e in jaxpr.jaxpr.eqns if e.primitive.name == PRIMITIVE]
+    assert 7 in eqn.outvars[0].aval.shape
+
+
+def test_compiled_program_does_not_loop_over_systems():
+    # The kernel's sweeps are the only loops: the lowered program has the same
+    # loops and calls whatever the batch size (a loop over systems would add
+    # a `while`, or one kernel call per system if unrolled).
+    n = 257
+    structure = set()
+    for size in (1, 32):
+        args = random_system(np.random.default_rng(size), (size,), n)
+        text = jax.jit(jax.vmap(tridiagonal_solve)).lower(*args).as_text()
+        structure.add((text.count("stablehlo.while"), text.count("call @")))
+    assert len(structure) == 1
+    ((loops, calls),) = structure
+    assert 1 <= loops <= 2 and calls >= 1  # forward and backward sweeps

@@ -1,4 +1,4 @@
-"""CPU benchmark: `splines.tridiagonal_solve` against its peers, plus an `_UNROLL` sweep.
+"""CPU benchmark: `splines.tridiagonal_solve` against its peers, plus an unroll sweep.
 
     python benchmarks/bench_tridiagonal.py          # full → results/tridiagonal_cpu.json
     python benchmarks/bench_tridiagonal.py --quick  # → results/tridiagonal_cpu_quick.json
@@ -20,13 +20,15 @@ timing) and timed after compiling, interleaved in one process:
 the solution written once): a roofline-style figure for context, not a claim
 about what each solver touches.  "max rel Δ" is max|x − x_splines| / max|x_splines|.
 
-The `_UNROLL` sweep sets `splines._kernels.thomas_scan._UNROLL`, clears JAX's
+The unroll sweep sets both `_UNROLL_ONE_SYSTEM` and `_UNROLL_BATCH` of
+`splines._kernels.thomas_scan` (the library picks one by the number of
+systems, see `unroll_for`) to each value, clears JAX's
 caches, lowers and AOT-compiles `splines.tridiagonal_solve` for each value,
 checks in the lowered program that each scan's `while` trip count is
-n // _UNROLL (so the value really took effect), then times all values
+n // unroll (so the value really took effect), then times all values
 interleaved.  It also counts the scan loops that XLA:CPU compiled as one
 native function (`xla_cpu_small_call`: its small-while-loop hoisting, which
-depends on the loop body's size and so on `_UNROLL` and the batch); loops left
+depends on the loop body's size and so on the unroll and the batch); loops left
 out of it pay a runtime step per trip.  The library's value is restored
 afterwards.
 """
@@ -182,15 +184,16 @@ def _trip_counts(lowered_text):
 def sweep_unroll(names, budget, verbose):
     import splines._kernels.thomas_scan as thomas
 
-    original = thomas._UNROLL
+    original = (thomas._UNROLL_ONE_SYSTEM, thomas._UNROLL_BATCH)
     results = []
     try:
         for name in names:
             batch, n, dtype = CASES[name]
             args = tuple(jax.device_put(a) for a in make_system(batch, n, dtype))
             compiled, checks, small = {}, {}, {}
+            default = thomas.unroll_for(1 if batch is None else batch)
             for unroll in UNROLLS:
-                thomas._UNROLL = unroll
+                thomas._UNROLL_ONE_SYSTEM = thomas._UNROLL_BATCH = unroll
                 jax.clear_caches()  # the kernel's jit and the primitive's lowering re-trace
                 lowered = jax.jit(_splines_solve).lower(*args)
                 trips = _trip_counts(lowered.as_text())
@@ -199,38 +202,37 @@ def sweep_unroll(names, budget, verbose):
                     t == expected for t in trips)  # fmt: skip
                 if not ok:
                     raise RuntimeError(
-                        f"_UNROLL={unroll} did not take effect for {name}: while-loop trip "
+                        f"unroll={unroll} did not take effect for {name}: while-loop trip "
                         f"counts {trips}, expected {expected}.")  # fmt: skip
                 checks[unroll] = trips
                 executable = lowered.compile()
                 small[unroll] = executable.as_text().count('xla_cpu_small_call="true"')
                 compiled[f"unroll={unroll}"] = (executable, args)
             timings = T.time_interleaved(compiled, verbose=verbose, **budget)
-            reference = np.asarray(compiled[f"unroll={original}"][0](*args), np.float64)
+            reference = np.asarray(compiled[f"unroll={default}"][0](*args), np.float64)
             diffs = {k: float(np.max(np.abs(np.asarray(fn(*a), np.float64) - reference))
                               / np.max(np.abs(reference))) for k, (fn, a) in compiled.items()}
             best = min((k for k in timings if not isinstance(timings[k], T.Failure)),
                        key=lambda k: timings[k].median)  # fmt: skip
             results.append({
                 "case": name, "batch": batch, "n": n, "dtype": dtype, "best": best,
-                "library_default": f"unroll={original}",
+                "library_default": f"unroll={default}",
                 "trip_counts": {str(k): v for k, v in checks.items()},
                 "rows": [{"unroll": int(k.split("=")[1]), "timing": t,
                           "small_call_loops": small[int(k.split("=")[1])],
                           "max_rel_diff_vs_default": diffs[k],
-                          "ratio_to_default": T.ratio(t, timings[f"unroll={original}"])
-                          if f"unroll={original}" in timings else None}
+                          "ratio_to_default": T.ratio(t, timings[f"unroll={default}"])
+                          if f"unroll={default}" in timings else None}
                          for k, t in timings.items()],
             })  # fmt: skip
     finally:
-        thomas._UNROLL = original
+        thomas._UNROLL_ONE_SYSTEM, thomas._UNROLL_BATCH = original
         jax.clear_caches()
     return results
 
 
 def print_sweep(results):
-    default = results[0]["library_default"] if results else ""
-    print(f"\n### `_UNROLL` sweep (median µs; ratio to the library default, {default})\n")
+    print("\n### unroll sweep (median µs; ratio to the library's choice for the case)\n")
     header = ["case"] + [f"unroll={u}" for u in UNROLLS] + ["best"]
     rows = []
     for r in results:
@@ -248,7 +250,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter repeats")
     parser.add_argument("--cases", nargs="*", default=list(CASES), choices=list(CASES))
-    parser.add_argument("--no-sweep", action="store_true", help="skip the _UNROLL sweep")
+    parser.add_argument("--no-sweep", action="store_true", help="skip the unroll sweep")
     parser.add_argument("--out", default=None, help="result name (default: tridiagonal_cpu...)")
     parser.add_argument("--verbose", action="store_true", help="print tracebacks of failures")
     args = parser.parse_args(argv)

@@ -1,4 +1,4 @@
-"""Fitting: knots and values → (knots, values, slopes), as one pure function.
+"""Fitting: knots and values → piecewise polynomial (breaks, coefficients), purely.
 
 `prepare_fit` does everything that can be done before tracing: it checks the
 static options, runs the eager data checks when the inputs are concrete, and

@@ -16,11 +16,16 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-# Unroll factor of both sweeps.  Measured on CPU (benchmarks/bench_tridiagonal.py
-# sweep): 4 is best or within noise of best for one n=1e5 system and for
-# batches; at 8 and above XLA:CPU stops compiling the small loop body into one
-# native call and one n=1e5 system gets ~8x slower.
-_UNROLL = 4
+# Unroll factor of both sweeps, measured on CPU (benchmarks/bench_tridiagonal.py
+# sweep).  One system: 4 is best — XLA:CPU then compiles each loop into one
+# native call; at 8 and above it stops doing so and n=1e5 gets ~8x slower.
+# A batch (never compiled that way): 1 is best, ~20% ahead of 4.
+_UNROLL_ONE_SYSTEM = 4
+_UNROLL_BATCH = 1
+
+
+def unroll_for(lanes: int) -> int:
+    return _UNROLL_ONE_SYSTEM if lanes == 1 else _UNROLL_BATCH
 
 
 @jax.jit
@@ -52,13 +57,14 @@ def splines_thomas_scan(lower, diag, upper, rhs):
         return (c_new, d_new), (c_new, d_new)
 
     lanes = rows[3].shape[1]
+    unroll = unroll_for(lanes)
     init = (jnp.zeros(lanes, rhs.dtype), jnp.zeros(lanes, rhs.dtype))
-    _, (c_p, d_p) = lax.scan(forward, init, tuple(rows), unroll=_UNROLL)
+    _, (c_p, d_p) = lax.scan(forward, init, tuple(rows), unroll=unroll)
 
     def backward(x_next, row):
         c, d = row
         x = d - c * x_next
         return x, x
 
-    _, x = lax.scan(backward, init[0], (c_p, d_p), reverse=True, unroll=_UNROLL)
+    _, x = lax.scan(backward, init[0], (c_p, d_p), reverse=True, unroll=unroll)
     return jnp.moveaxis(jnp.reshape(x, (n,) + batch), 0, -1)

@@ -562,14 +562,15 @@ def test_vmap_goes_through_one_primitive(kind, in_axes):
 
 def test_compiled_program_does_not_loop_over_systems():
     # The kernel's sweeps are the only loops: the lowered program has the same
-    # loops and calls whatever the batch size (a loop over systems would add
-    # a `while`, or one kernel call per system if unrolled).
+    # loops and kernel calls whatever the batch size (a loop over systems would
+    # add a `while`, or one kernel call per system if unrolled).  The unroll
+    # factor inside the sweeps may differ between one system and a batch.
     n = 257
     structure = set()
     for size in (1, 32):
         args = random_system(np.random.default_rng(size), (size,), n)
         text = jax.jit(jax.vmap(tridiagonal_solve)).lower(*args).as_text()
-        structure.add((text.count("stablehlo.while"), text.count("call @")))
+        structure.add((text.count("stablehlo.while"), text.count("call @splines_thomas_scan")))
     assert len(structure) == 1
     ((loops, calls),) = structure
     assert 1 <= loops <= 2 and calls >= 1  # forward and backward sweeps

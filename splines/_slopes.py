@@ -58,19 +58,18 @@ def _clamped_or_free_slopes(h, m, kinds, values):
     start_free, end_free = (k == NOT_A_KNOT for k in kinds)
     if n == 3 and start_free and end_free:
         return _parabola_slopes(h, m)
-    lower, diag, upper, rhs = _interior_rows(h, m)
-    d0, u0, r0 = _derivative_row(kinds[0], values[0], h[0], m[:, 0], +1)
-    d1, l1, r1 = _derivative_row(kinds[1], values[1], h[-1], m[:, -1], -1)
-    lower = jnp.concatenate([lower, l1[None]])
-    upper = jnp.concatenate([u0[None], upper])
-    diag = jnp.concatenate([d0[None], diag, d1[None]])
-    rhs = jnp.concatenate([r0[:, None], rhs, r1[:, None]], axis=-1)
-    lo, hi = int(start_free), n - int(end_free)
+    # Interior rows 1..n-2 as (sub, diag, super, rhs) per row.
+    rows = (h[1:], 2 * (h[:-1] + h[1:]), h[:-1], 3 * (h[1:] * m[:, :-1] + h[:-1] * m[:, 1:]))
     if start_free:
-        diag, rhs = _not_a_knot_row(diag, rhs, 1, h[0], h[1], m[:, 0], m[:, 1])
+        rows = _replace_row(rows, 0, _not_a_knot_row(h[0], h[1], m[:, 0], m[:, 1]))
+    else:
+        rows = _add_row(rows, 0, _derivative_row(kinds[0], values[0], h[0], m[:, 0], +1))
     if end_free:
-        diag, rhs = _not_a_knot_row(diag, rhs, n - 2, h[-1], h[-2], m[:, -1], m[:, -2])
-    s = tridiagonal_solve(lower[lo : hi - 1], diag[lo:hi], upper[lo : hi - 1], rhs[:, lo:hi])
+        rows = _replace_row(rows, -1, _not_a_knot_row(h[-1], h[-2], m[:, -1], m[:, -2]))
+    else:
+        rows = _add_row(rows, -1, _derivative_row(kinds[1], values[1], h[-1], m[:, -1], -1))
+    sub, diag, sup, rhs = rows
+    s = tridiagonal_solve(sub[1:], diag, sup[:-1], rhs)
     if start_free:
         s0 = _not_a_knot_end(h[0], h[1], m[:, 0], m[:, 1], s[:, 0])
         s = jnp.concatenate([s0[:, None], s], axis=-1)
@@ -80,27 +79,38 @@ def _clamped_or_free_slopes(h, m, kinds, values):
     return s
 
 
-def _interior_rows(h, m):
-    """Rows 1..n-2: lower[i-1] = h_i, diag = 2(h_{i-1}+h_i), upper[i] = h_{i-1}."""
-    rhs = 3 * (h[1:] * m[:, :-1] + h[:-1] * m[:, 1:])
-    return h[1:], 2 * (h[:-1] + h[1:]), h[:-1], rhs
+def _add_row(rows, where, row):
+    """Put ``row`` = (off-diagonal, diagonal, rhs) first (``where=0``) or last (-1)."""
+    off, diag, rhs = row
+    zero = jnp.zeros_like(diag)
+    new = (zero, diag, off, rhs) if where == 0 else (off, diag, zero, rhs)
+    return tuple(
+        jnp.concatenate([n[..., None], r] if where == 0 else [r, n[..., None]], axis=-1)
+        for n, r in zip(new, rows)
+    )
+
+
+def _replace_row(rows, where, row):
+    """Replace the diagonal and rhs of the first (0) or last (-1) interior row."""
+    sub, diag, sup, rhs = rows
+    new_diag, new_rhs = row
+    if where == 0:
+        return sub, diag.at[0].set(new_diag), sup, rhs.at[:, 0].set(new_rhs)
+    return sub, diag.at[-1].set(new_diag), sup, rhs.at[:, -1].set(new_rhs)
 
 
 def _derivative_row(kind, value, h_end, m_end, sign):
-    """(diagonal, off-diagonal, rhs) of an end row; a placeholder for not-a-knot."""
+    """(off-diagonal, diagonal, rhs) of an end row with a derivative condition."""
     one = jnp.ones_like(h_end)
     if kind == 1:
-        return one, 0 * one, jnp.broadcast_to(value, m_end.shape).astype(m_end.dtype)
-    if kind == 2:
-        return 2 * one, one, 3 * m_end - sign * value * h_end / 2
-    return one, 0 * one, jnp.zeros_like(m_end)  # replaced by the reduced row
+        return 0 * one, one, jnp.broadcast_to(value, m_end.shape).astype(m_end.dtype)
+    return one, 2 * one, 3 * m_end - sign * value * h_end / 2
 
 
-def _not_a_knot_row(diag, rhs, row, h_out, h_in, m_out, m_in):
-    """Replace ``row`` (next to a not-a-knot end) by its reduced, dominant form."""
+def _not_a_knot_row(h_out, h_in, m_out, m_in):
+    """(diagonal, rhs) of the row next to a not-a-knot end, reduced to dominance."""
     d = h_out + h_in
-    reduced = (h_in**2 * m_out + h_out * (2 * h_out + 3 * h_in) * m_in) / d
-    return diag.at[row].set(d), rhs.at[:, row].set(reduced)
+    return d, (h_in**2 * m_out + h_out * (2 * h_out + 3 * h_in) * m_in) / d
 
 
 def _not_a_knot_end(h_out, h_in, m_out, m_in, s_in):

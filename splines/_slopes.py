@@ -88,10 +88,7 @@ def _add_row(rows, where, row):
     off, diag, rhs = row
     zero = jnp.zeros_like(diag)
     new = (zero, diag, off, rhs) if where == 0 else (off, diag, zero, rhs)
-    return tuple(
-        jnp.concatenate([n[..., None], r] if where == 0 else [r, n[..., None]], axis=-1)
-        for n, r in zip(new, rows)
-    )
+    return tuple(_concat(n, r) if where == 0 else _concat(r, n) for n, r in zip(new, rows))
 
 
 def _replace_row(rows, where, row):
@@ -99,8 +96,14 @@ def _replace_row(rows, where, row):
     sub, diag, sup, rhs = rows
     new_diag, new_rhs = row
     if where == 0:
-        return sub, diag.at[0].set(new_diag), sup, rhs.at[:, 0].set(new_rhs)
-    return sub, diag.at[-1].set(new_diag), sup, rhs.at[:, -1].set(new_rhs)
+        return sub, _concat(new_diag, diag[1:]), sup, _concat(new_rhs, rhs[:, 1:])
+    return sub, _concat(diag[:-1], new_diag), sup, _concat(rhs[:, :-1], new_rhs)
+
+
+def _concat(a, b):
+    """Join along the last axis; a missing last axis on either side means one entry."""
+    a, b = (v[..., None] if v.ndim < max(a.ndim, b.ndim) else v for v in (a, b))
+    return jnp.concatenate([a, b], axis=-1)
 
 
 def _derivative_row(kind, value, h_end, m_end, sign):

@@ -46,7 +46,6 @@ import jax  # noqa: E402
 
 jax.config.update("jax_enable_x64", True)  # for the f64 cases; f32 arrays stay f32
 
-import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
 import _timing as T  # noqa: E402

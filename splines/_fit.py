@@ -6,7 +6,7 @@ returns a hashable `FitSpec` plus the array arguments.  `fit` is traceable and
 free of host callbacks and data-dependent control flow.
 """
 
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 import jax.numpy as jnp
 import numpy as np

@@ -4,7 +4,6 @@ from functools import partial
 from typing import Any, Literal, Optional
 
 import jax
-import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
 from ._boundary import parse_extrap
@@ -70,6 +69,5 @@ def interp1d(
 
 @partial(jax.jit, static_argnums=(6, 7))
 def _interp1d(x, xp, fp, bc_values, fill, period, fit_spec: FitSpec, eval_spec: EvalSpec):
-    x, xp, fp = (jnp.asarray(a) for a in (x, xp, fp))
     breaks, coefficients = fit(xp, fp, bc_values, period, fit_spec)
     return evaluate(x, breaks, coefficients, fill, eval_spec)

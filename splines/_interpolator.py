@@ -1,6 +1,5 @@
 """`Interpolator1D`: fit once, evaluate many times; a pytree for jit/vmap/grad."""
 
-from functools import partial
 from typing import Any, Optional
 
 import equinox as eqx

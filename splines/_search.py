@@ -1,9 +1,10 @@
 """Cell lookup: a branch-free binary search with a static number of steps.
 
 Each step is one gather, one compare and one select; for n breaks there are
-``bit_length(n-2)`` of them (the powers of two up to n-2), unrolled at trace time — no `while` in the
-program (DESIGN.md §3), and as fast on CPU as `searchsorted`'s while-loop
-version (which `method="scan_unrolled"` is not: 2x slower at n=64).
+``bit_length(n-2)`` of them (the powers of two up to n-2), unrolled at trace
+time — no `while` in the program (DESIGN.md §3), and as fast on CPU as
+`searchsorted`'s while-loop version (which `method="scan_unrolled"` is not:
+2x slower at n=64).
 """
 
 import jax.numpy as jnp

@@ -3,7 +3,7 @@
 `check_knots_eagerly` runs only on concrete values (numpy arrays, or jax
 arrays outside any trace) and raises a `ValueError` naming the first offending
 index.  `knots_are_valid` is the same test as a traced boolean; the fit turns
-a false one into NaN knots, values and slopes, so every output is NaN — never
+a false one into NaN breaks and coefficients, so every output is NaN — never
 a plausible number — and no host callback is needed.  To turn that NaN into
 an error inside `jit`, wrap the caller in
 ``jax.experimental.checkify.checkify(f, errors=checkify.float_checks)``

@@ -11,6 +11,8 @@ from typing import Any, NamedTuple
 import jax.numpy as jnp
 import numpy as np
 
+from ._dtypes import value_as_dtype
+
 NOT_A_KNOT, PERIODIC = "not-a-knot", "periodic"
 _NAMED_END = {"natural": (2, 0.0), "clamped": (1, 0.0), NOT_A_KNOT: (NOT_A_KNOT, 0.0)}
 BC_TYPES = (NOT_A_KNOT, "natural", "clamped", PERIODIC)
@@ -64,24 +66,50 @@ def parse_bc_type(bc_type: Any, periodic: bool) -> EndConditions:
     return EndConditions((k0, k1), (v0, v1))
 
 
+def in_unit_coordinate(ends: EndConditions, length) -> EndConditions:
+    """Derivative values w.r.t. ``u = (x - x_0) / length``: the k-th derivative × lengthᵏ.
+
+    The fit runs in ``u`` (see `_fit`), where widths and slopes are O(1);
+    multiplying twice instead of by ``length**2`` keeps the product
+    representable whenever the result is.
+    """
+    values = tuple(
+        v * length if k == 1 else v * length * length if k == 2 else v
+        for k, v in zip(ends.kinds, ends.values)
+    )
+    return EndConditions(ends.kinds, values)
+
+
 class Extrapolation(NamedTuple):
     """``extend``: static; ``fill``: (below, above) values used when not extending."""
 
     extend: bool
-    fill: Any
+    fill: tuple  # two arrays of the data's dtype
 
 
-def parse_extrap(extrap: Any) -> Extrapolation:
-    """``False`` → NaN outside, ``True`` → extend end pieces, scalar or pair → fill."""
-    if isinstance(extrap, (bool, np.bool_)):
-        return Extrapolation(bool(extrap), (jnp.nan, jnp.nan))
-    fill = tuple(extrap) if isinstance(extrap, (tuple, list)) else (extrap, extrap)
-    if len(fill) != 2 or not all(_is_scalar(f) for f in fill):
+def parse_extrap(extrap: Any, periodic: bool, dtype) -> Extrapolation:
+    """``False`` → NaN outside, ``True`` → extend end pieces, scalar or pair → fill.
+
+    Periodic queries wrap and are never outside, so any other ``extrap`` than
+    ``False`` is an error there rather than an option silently ignored.
+    """
+    is_bool = isinstance(extrap, (bool, np.bool_))
+    if periodic and not (is_bool and not extrap):
         raise ValueError(
-            f"`extrap`={extrap!r} must be a bool, a real scalar, or a pair of real "
-            "scalars (below, above)."
+            f"`extrap`={extrap!r} has no effect on periodic data: queries wrap into "
+            "the period. Leave `extrap` out."
         )
-    return Extrapolation(False, fill)
+    if is_bool:
+        extend, fill = bool(extrap), (np.nan, np.nan)
+    else:
+        fill = tuple(extrap) if isinstance(extrap, (tuple, list)) else (extrap, extrap)
+        if len(fill) != 2 or not all(_is_scalar(f) for f in fill):
+            raise ValueError(
+                f"`extrap`={extrap!r} must be a bool, a real scalar, or a pair of real "
+                "scalars (below, above)."
+            )
+        extend = False
+    return Extrapolation(extend, tuple(value_as_dtype(f, dtype, "extrap") for f in fill))
 
 
 def _is_scalar(value: Any) -> bool:

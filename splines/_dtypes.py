@@ -1,5 +1,13 @@
-"""One promotion rule for every public entry point."""
+"""Dtypes: one promotion rule for every entry point, applied before the jit boundary.
 
+A fit computes in the *data dtype* ``result_type(float, xp, fp)`` (complex when
+``fp`` is); knots, the period and queries use its real counterpart.  Every
+number that reaches a jitted function is converted to its dtype first, so a
+boundary value passed as a Python float, an int, ``np.float32`` or a jax array
+selects the same compiled program: only static options choose programs.
+"""
+
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -12,6 +20,60 @@ def promote_inexact(*arrays):
     """
     dtype = jnp.result_type(float, *arrays)
     return tuple(jnp.asarray(a, dtype) for a in arrays)
+
+
+def data_dtypes(xp, fp):
+    """``(real, value)`` dtypes of a fit: knots and period use ``real``, values ``value``."""
+    value = jnp.result_type(float, xp, fp)
+    return jnp.finfo(value).dtype, value
+
+
+def query_dtype(x, real):
+    """Real dtype of the queries: theirs promoted with the knots' (weakly for scalars)."""
+    return jnp.result_type(float, x, real)
+
+
+def as_dtype(value, dtype):
+    """``value`` as an array of ``dtype``, without a device round trip.
+
+    jax arrays (and tracers) are cast where their dtype differs or is weak
+    (``jnp.array(0.5)`` is a weakly typed f32/f64: another program); anything
+    else becomes a numpy array, which jit treats like a jax array of the same
+    dtype and shape (no new program).
+    """
+    if isinstance(value, jax.Array):
+        weak = jax.typeof(value).weak_type
+        return value if value.dtype == dtype and not weak else jnp.asarray(value, dtype)
+    return np.asarray(value, dtype)
+
+
+def value_as_dtype(value, dtype, name: str):
+    """`as_dtype` for a user value; a complex value for real data raises `TypeError`.
+
+    (Casting would silently drop its imaginary part.)
+    """
+    if _is_complex(value) and not jnp.issubdtype(dtype, jnp.complexfloating):
+        raise TypeError(
+            f"`{name}` holds the complex value {value!r} but the data (`xp`, `fp`) are "
+            f"real ({np.dtype(dtype).name}); pass a complex `fp` for complex values."
+        )
+    return as_dtype(value, dtype)
+
+
+def _is_complex(value) -> bool:
+    return jnp.issubdtype(jnp.result_type(value), jnp.complexfloating)
+
+
+def check_real(value, name: str) -> None:
+    """Raise `TypeError` naming ``name`` unless ``value`` is real and numeric."""
+    try:
+        dtype = jnp.result_type(value)
+    except TypeError:
+        dtype = None
+    if dtype is None or dtype == np.bool_ or not jnp.issubdtype(dtype, np.number):
+        raise TypeError(f"`{name}` must be a real number or array; got {value!r}.")
+    if jnp.issubdtype(dtype, jnp.complexfloating):
+        raise TypeError(f"`{name}` must be real; got the complex {value!r}.")
 
 
 def lists_to_arrays(*values):

@@ -5,7 +5,7 @@ from typing import NamedTuple
 import jax.numpy as jnp
 import numpy as np
 
-from ._dtypes import promote_inexact
+from ._dtypes import as_dtype, check_real, query_dtype
 from ._hermite import horner
 from ._layout import from_columns
 from ._search import locate, wrap
@@ -30,22 +30,32 @@ def check_derivative(derivative) -> int:
     return int(derivative)
 
 
+def prepare_queries(x, real_dtype):
+    """Queries as an array of their promoted real dtype; complex ones raise `TypeError`."""
+    check_real(x, "x")
+    return as_dtype(x, query_dtype(x, real_dtype))
+
+
 def evaluate(x, breaks, coefficients, fill, spec: EvalSpec):
     """The piecewise polynomial at ``x`` (any shape), in numpy's output layout.
 
-    ``coefficients``: ``(len(breaks) - 1, k, degree + 1)``; ``fill``: (below,
-    above) scalars, used only when neither extending nor periodic.
+    ``coefficients``: ``(len(breaks) - 1, k, degree + 1)`` in the local
+    coordinate t of each piece (`_hermite`); ``fill``: (below, above) scalars,
+    used only when neither extending nor periodic.  A NaN query — or ±inf under
+    a period, which wraps to NaN — gives NaN whatever the method, order or fill.
     """
-    x, _ = promote_inexact(x, breaks)
     x_shape = x.shape
     x = jnp.reshape(x, (-1,))
     if spec.periodic:
         x = wrap(x, breaks[0], breaks[-1] - breaks[0])
     j = locate(x, breaks, spec.right_closed)
-    t = (x - breaks[j])[:, None]
-    out = horner(coefficients[j], t, spec.derivative)  # (m, k)
+    width = (breaks[j + 1] - breaks[j])[:, None]
+    out = horner(coefficients[j], (x[:, None] - breaks[j][:, None]) / width, spec.derivative)
+    for _ in range(min(spec.derivative, coefficients.shape[-1] - 1)):
+        out = out / width  # d/dx = (d/dt) / h, one division at a time: no overflow
     if not (spec.extend or spec.periodic):
-        below, above = (jnp.asarray(f, out.dtype) for f in fill)
+        below, above = fill
         out = jnp.where((x < breaks[0])[:, None], below, out)
         out = jnp.where((x > breaks[-1])[:, None], above, out)
+    out = jnp.where(jnp.isnan(x)[:, None], jnp.nan, out)
     return from_columns(out, x_shape, spec.column_shape, spec.axis)

@@ -1,27 +1,38 @@
 """Fitting: knots and values → piecewise polynomial (breaks, coefficients), purely.
 
 `prepare_fit` does everything that can be done before tracing: it checks the
-static options, runs the eager data checks when the inputs are concrete, and
-returns a hashable `FitSpec` plus the array arguments.  `fit` is traceable and
-free of host callbacks and data-dependent control flow.
+static options, converts every number to the data's dtype (so that no value's
+type selects a program), runs the eager data checks when the inputs are
+concrete, and returns a hashable `FitSpec` plus the `FitArgs` arrays.  `fit`
+is traceable and free of host callbacks and data-dependent control flow.
+
+The fit runs in the unit coordinate ``u = (x − x_0) / L``, ``L = x_{n-1} − x_0``
+(a spline is invariant under an affine change of x): cell widths
+``ĥ_j = h_j / L`` sum to 1, slopes are ``L · dy/dx`` and boundary derivatives
+of order k are scaled by Lᵏ (`in_unit_coordinate`).  Every intermediate is
+then O(|f|) whatever the span of the knots, from 1e-30 to 1e30 in f32.
 """
 
-from typing import NamedTuple
+from typing import Any, NamedTuple, Optional
 
 import jax.numpy as jnp
 import numpy as np
 
-from ._boundary import PERIODIC, EndConditions, parse_bc_type
-from ._dtypes import promote_inexact
+from ._boundary import PERIODIC, EndConditions, in_unit_coordinate, parse_bc_type
+from ._dtypes import as_dtype, check_real, data_dtypes, value_as_dtype
 from ._layout import column_values, normalize_axis, to_columns
-from ._methods import get_method
+from ._methods import Method, get_method
+from ._periodic import fit_periodic
 from ._validate import (
     check_ends_match_eagerly,
     check_knots_eagerly,
     check_period_eagerly,
+    check_values_eagerly,
+    check_within_period_eagerly,
     ends_match,
     is_concrete,
     knots_are_valid,
+    poison,
 )
 
 
@@ -32,7 +43,9 @@ class FitSpec(NamedTuple):
     bc_kinds: tuple
     axis: int
     column_shape: tuple  # fp's shape without the knot axis
-    closes_period: bool  # the knots already repeat the first one plus the period
+    # With a period: whether xp ends with xp[0] + period; None when the knots or
+    # the period are traced and the program decides by the data (`_periodic`).
+    closes_period: Optional[bool]
 
     @property
     def periodic(self) -> bool:
@@ -40,13 +53,23 @@ class FitSpec(NamedTuple):
         return self.bc_kinds[0] == PERIODIC
 
 
-def prepare_fit(xp, fp, method, bc_type, period, axis):
-    """Validate; return (spec, bc_values).  Raises ValueError/TypeError eagerly."""
-    get_method(method)
+class FitArgs(NamedTuple):
+    """The fit's array arguments, already in the data's dtypes."""
+
+    xp: Any
+    fp: Any
+    bc_values: tuple
+    period: Any  # None without a period
+
+
+def prepare_fit(xp, fp, method, bc_type, period, axis) -> tuple:
+    """Validate and convert; return ``(FitSpec, FitArgs)``.  Raises ValueError/TypeError."""
+    rule = get_method(method)
     if jnp.ndim(xp) != 1:
         raise ValueError(f"`xp` must be one-dimensional; got shape {jnp.shape(xp)}.")
     if jnp.ndim(fp) == 0:
         raise ValueError("`fp` must have at least one dimension; got a scalar.")
+    check_real(xp, "xp")
     axis = normalize_axis(axis, jnp.ndim(fp))
     n = jnp.shape(xp)[0]
     if jnp.shape(fp)[axis] != n:
@@ -56,19 +79,37 @@ def prepare_fit(xp, fp, method, bc_type, period, axis):
         )
     fewest = 1 if period is not None else 2  # a period closes a single knot
     if n < fewest:
-        raise ValueError(f"`xp` needs at least {fewest} knots; got {n}.")
-    if period is not None and jnp.ndim(period) != 0:
-        raise ValueError(f"`period` must be a scalar; got shape {jnp.shape(period)}.")
+        raise ValueError(f"`xp` needs at least {fewest} knot{'s' * (fewest > 1)}; got {n}.")
+    if period is not None:
+        check_real(period, "period")
+        if jnp.ndim(period) != 0:
+            raise ValueError(f"`period` must be a scalar; got shape {jnp.shape(period)}.")
+    if bc_type is not None and rule.slopes is None:
+        raise ValueError(
+            f"`bc_type`={bc_type!r} has no effect on method {method!r}, which solves for "
+            "no slopes; leave it out (use `period` for periodic data)."
+        )
     ends = parse_bc_type(bc_type, periodic=period is not None)
     column_shape = jnp.shape(fp)[:axis] + jnp.shape(fp)[axis + 1 :]
-    for value in ends.values:
-        if not _broadcasts_to(jnp.shape(value), column_shape):
-            raise ValueError(
-                f"boundary value of shape {jnp.shape(value)} in `bc_type` does not "
-                f"broadcast to one value per column, shape {column_shape}."
-            )
-    closes_period = _check_data_eagerly(xp, fp, ends.kinds, period, axis)
-    return FitSpec(method, ends.kinds, axis, column_shape, closes_period), ends.values
+    real, value = data_dtypes(xp, fp)
+    args = FitArgs(
+        as_dtype(xp, real),
+        as_dtype(fp, value),
+        tuple(_bc_value(v, column_shape, value) for v in ends.values),
+        None if period is None else as_dtype(period, real),
+    )
+    closes = _check_data_eagerly(args, ends.kinds, axis)
+    return FitSpec(method, ends.kinds, axis, column_shape, closes), args
+
+
+def _bc_value(value, column_shape: tuple, dtype):
+    value = value_as_dtype(value, dtype, "bc_type")
+    if not _broadcasts_to(jnp.shape(value), column_shape):
+        raise ValueError(
+            f"boundary value of shape {jnp.shape(value)} in `bc_type` does not "
+            f"broadcast to one value per column, shape {column_shape}."
+        )
+    return value
 
 
 def _broadcasts_to(shape: tuple, target: tuple) -> bool:
@@ -78,45 +119,66 @@ def _broadcasts_to(shape: tuple, target: tuple) -> bool:
         return False
 
 
-def _check_data_eagerly(xp, fp, kinds, period, axis) -> bool:
-    """Raise on bad concrete data; say whether the knots close the period."""
-    closes = False
+def _check_data_eagerly(args: FitArgs, kinds, axis) -> Optional[bool]:
+    """Raise on bad concrete data (in numpy); say whether the knots close the period."""
+    xp, fp, _, period = args
     if is_concrete(xp):
-        check_knots_eagerly(xp)
-    if period is not None and is_concrete(xp, period):
-        check_period_eagerly(xp, period)
-        span, p = float(xp[-1] - xp[0]), float(period)
-        closes = abs(span - p) <= 4 * np.finfo(jnp.result_type(float, xp)).eps * abs(p)
-    if (kinds[0] == PERIODIC and (closes or period is None)) and is_concrete(fp):
-        values, _ = to_columns(*promote_inexact(fp), axis)
+        check_knots_eagerly(np.asarray(xp))
+    if is_concrete(fp):
+        check_values_eagerly(np.asarray(fp))
+    closes = None
+    if period is not None:
+        if is_concrete(period):
+            check_period_eagerly(np.asarray(period))
+        if xp.shape[0] == 1:
+            closes = False  # one knot cannot close a positive period
+        elif is_concrete(xp, period):
+            closes = check_within_period_eagerly(np.asarray(xp), np.asarray(period))
+    if kinds[0] == PERIODIC and (period is None or closes) and is_concrete(fp):
+        values, _ = to_columns(np.asarray(fp), axis, np)
         check_ends_match_eagerly(values, "a periodic spline")
     return closes
 
 
-def fit(xp, fp, bc_values, period, spec: FitSpec):
+def fit(args: FitArgs, spec: FitSpec):
     """Return ``(breaks, coefficients)`` of the interpolant as a piecewise polynomial.
 
     ``coefficients`` has shape ``(len(breaks) - 1, k, degree + 1)``, ascending
-    powers (see `_hermite`).  With a ``period`` the knots are closed first (the
-    first knot plus the period is appended unless present), so evaluation can
-    wrap queries into one period.  Invalid data (see `_validate`) makes both
-    arrays NaN.
+    powers of the local coordinate (see `_hermite`).  With a ``period`` the
+    knots are closed first (see `_periodic`), so evaluation can wrap queries
+    into one period.  Invalid data (see `_validate`) makes both arrays — and
+    every gradient through them — NaN.
     """
-    xp, fp = promote_inexact(xp, fp)
+    xp, fp, bc_values, period = args
     values, _ = to_columns(fp, spec.axis)
-    knots = xp
-    valid = True
-    if period is not None and not spec.closes_period:
-        knots = jnp.append(xp, xp[0] + period)
-        values = jnp.concatenate([values, values[:1]])
-    elif spec.bc_kinds[0] == PERIODIC:
-        valid = jnp.all(ends_match(values))
-        values = values.at[-1].set(values[0])
-    valid = valid & knots_are_valid(knots)
+    ends = EndConditions(
+        spec.bc_kinds,
+        tuple(column_values(v, spec.column_shape, values.dtype) for v in bc_values),
+    )
     method = get_method(spec.method)
+
+    def pieces(knots, values):
+        return _pieces(method, knots, values, ends)
+
+    if period is not None:
+        breaks, coefficients, valid = fit_periodic(
+            pieces, xp, values, period, spec.closes_period
+        )
+    else:
+        valid = knots_are_valid(xp)
+        if spec.periodic:  # bc_type="periodic": the last knot closes the period
+            valid = valid & jnp.all(ends_match(values))
+            values = jnp.concatenate([values[:-1], values[:1]])
+        breaks, coefficients = pieces(xp, values)
+    factor = poison(valid)
+    return breaks * factor, coefficients * factor
+
+
+def _pieces(method: Method, knots, values, ends: EndConditions):
+    """Slopes (if the method has a rule) and pieces, in the unit coordinate."""
+    length = knots[-1] - knots[0]
+    widths = jnp.diff(knots) / length
     slopes = None
     if method.slopes is not None:
-        ends_values = tuple(column_values(v, spec.column_shape, values.dtype) for v in bc_values)
-        slopes = method.slopes(knots, values, EndConditions(spec.bc_kinds, ends_values))
-    breaks, coefficients = method.pieces(knots, values, slopes)
-    return jnp.where(valid, breaks, jnp.nan), jnp.where(valid, coefficients, jnp.nan)
+        slopes = method.slopes(widths, values, in_unit_coordinate(ends, length))
+    return method.pieces(knots, widths, values, slopes)

@@ -1,52 +1,80 @@
-"""Piecewise polynomials: every method becomes breakpoints + local coefficients.
+"""Piecewise polynomials in local coordinates: every method becomes breaks + coefficients.
 
-On piece j, ``[b_j, b_{j+1}]``, with ``t = x − b_j`` the interpolant is
-``Σ_k c[j, :, k] t^k`` — scipy's `PPoly` form, with coefficients stored in
-ascending order along the last axis.  For cubic Hermite data (values y,
-slopes s, width h, secant m = (y_{i+1} − y_i)/h):
+On piece j, ``[b_j, b_{j+1}]`` of width ``h_j``, the interpolant is a
+polynomial in the local coordinate ``t = (x − b_j) / h_j`` (0 to 1 across the
+piece):
 
-    c_0 = y_i,   c_1 = s_i,   c_2 = (3m − 2 s_i − s_{i+1}) / h,
-    c_3 = (s_i + s_{i+1} − 2m) / h².
+    p_j(t) = Σ_k c[j, :, k] tᵏ,      d^k/dxᵏ = (d^k/dtᵏ p_j) / h_jᵏ.
+
+Coefficients are stored in ascending powers of t.  They carry the units of
+the values and are O(|f|) whatever the width of the cells, so nothing
+overflows or flushes to zero at spans near the ends of a float's range (in x
+powers, scipy's ``PPoly`` layout, the cubic term is Δf/h³).  The 1/hᵏ of a
+derivative is applied at evaluation, one division at a time, so the result
+is representable whenever the true derivative is.
+
+Cubic Hermite data — values y, slopes σ in the fit's unit coordinate (see
+`_fit`) and a cell of unit-coordinate width ĥ — give, with the slopes scaled
+to the cell ``S_0 = σ_j ĥ_j``, ``S_1 = σ_{j+1} ĥ_j`` and ``Δ = y_{j+1} − y_j``:
+
+    c_0 = y_j,   c_1 = S_0,   c_2 = 3Δ − 2 S_0 − S_1,   c_3 = S_0 + S_1 − 2Δ.
 
 Evaluation is elementwise Horner, never a matmul (GPU matmuls default to
 reduced precision).
 """
 
-from math import factorial
+from math import comb, factorial
 
 import jax.numpy as jnp
 
 
-def cubic_pieces(xp, fp, slopes):
+def cubic_pieces(xp, widths, fp, slopes):
     """Cubic Hermite pieces on the knots: ``(n-1, k, 4)`` coefficients."""
-    h = jnp.diff(xp)[:, None]
-    m = jnp.diff(fp, axis=0) / h
-    s0, s1 = slopes[:-1], slopes[1:]
-    c2 = (3 * m - 2 * s0 - s1) / h
-    c3 = (s0 + s1 - 2 * m) / h**2
+    s0, s1 = slopes[:-1] * widths[:, None], slopes[1:] * widths[:, None]
+    delta = jnp.diff(fp, axis=0)
+    c2 = 3 * delta - 2 * s0 - s1
+    c3 = s0 + s1 - 2 * delta
     return xp, jnp.stack([fp[:-1], s0, c2, c3], axis=-1)
 
 
-def linear_pieces(xp, fp, slopes=None):
+def linear_pieces(xp, widths, fp, slopes=None):
     """Chords between the knots: ``(n-1, k, 2)`` coefficients."""
-    m = jnp.diff(fp, axis=0) / jnp.diff(xp)[:, None]
-    return xp, jnp.stack([fp[:-1], m], axis=-1)
+    return xp, jnp.stack([fp[:-1], jnp.diff(fp, axis=0)], axis=-1)
 
 
-def nearest_pieces(xp, fp, slopes=None):
+def nearest_pieces(xp, widths, fp, slopes=None):
     """Constants between midpoints: breaks ``x_0, (x_0+x_1)/2, …, x_{n-1}``."""
-    midpoints = (xp[:-1] + xp[1:]) / 2
+    midpoints = xp[:-1] + jnp.diff(xp) / 2  # no overflow at the ends of the range
     breaks = jnp.concatenate([xp[:1], midpoints, xp[-1:]])
     return breaks, fp[..., None]
 
 
 def horner(coefficients, t, derivative: int):
-    """``d^k/dt^k Σ_j c[..., j] t^j`` for a static k ≥ 0 (zero past the degree)."""
+    """``d^k/dtᵏ Σ_j c[..., j] tʲ`` for a static k ≥ 0 (zero past the degree)."""
     degree = coefficients.shape[-1] - 1
     if derivative > degree:  # zero, but NaN coefficients (invalid data) stay NaN
-        return 0 * (coefficients[..., 0] * t)
+        return 0 * coefficients[..., 0]
     scale = [factorial(j) // factorial(j - derivative) for j in range(derivative, degree + 1)]
     result = scale[-1] * coefficients[..., degree]
     for j in range(degree - 1, derivative - 1, -1):
         result = scale[j - derivative] * coefficients[..., j] + t * result
     return result
+
+
+def split_last_piece(breaks, coefficients):
+    """The same piecewise polynomial with its last piece cut in two at the midpoint.
+
+    With p(t) on the last piece, the halves are p(τ/2) and p(1/2 + τ/2), τ in
+    [0, 1]:  c_k / 2ᵏ  and  Σ_{j≥k} C(j, k) c_j / 2ʲ  (powers of two: exact).
+    """
+    b0, b1 = breaks[-2], breaks[-1]
+    breaks = jnp.concatenate([breaks[:-1], (b0 + (b1 - b0) / 2)[None], breaks[-1:]])
+    last = coefficients[-1]
+    degree = last.shape[-1] - 1
+    left = [last[..., k] / 2**k for k in range(degree + 1)]
+    right = [
+        sum(comb(j, k) * last[..., j] / 2**j for j in range(k, degree + 1))
+        for k in range(degree + 1)
+    ]
+    halves = jnp.stack([jnp.stack(left, axis=-1), jnp.stack(right, axis=-1)])
+    return breaks, jnp.concatenate([coefficients[:-1], halves])

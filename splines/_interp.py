@@ -8,8 +8,8 @@ from jaxtyping import Array, ArrayLike, Float
 
 from ._boundary import parse_extrap
 from ._dtypes import lists_to_arrays
-from ._evaluate import EvalSpec, check_derivative, evaluate
-from ._fit import FitSpec, fit, prepare_fit
+from ._evaluate import EvalSpec, check_derivative, evaluate, prepare_queries
+from ._fit import FitArgs, FitSpec, fit, prepare_fit
 from ._methods import get_method
 
 
@@ -43,31 +43,34 @@ def interp1d(
             method's degree: zeros).
         extrap: ``False`` → NaN outside ``[xp[0], xp[-1]]``; ``True`` → extend
             the end pieces; a scalar → that fill value; a pair → (below, above).
+            Periodic data wrap instead: leave ``extrap`` out.
         period: if given, the knots cover one period (the closing knot
             ``xp[0] + period`` may be included, with its value equal to the
-            first), queries wrap around and cubic2 is periodic.
+            first; decided by the data, also when traced), queries wrap
+            around and cubic2 is periodic.
             ``bc_type="periodic"`` alone takes the period ``xp[-1] - xp[0]``.
         axis: the axis of ``fp`` along the knots.
 
     Returns:
         Array of shape ``fp.shape[:axis] + x.shape + fp.shape[axis+1:]``.
 
-    Bad static input raises `ValueError`/`TypeError`.  Knots that are not
-    finite and strictly increasing raise `ValueError` when concrete, and give
-    NaN everywhere when traced (inside `jit`/`vmap`; see `splines._validate`).
-    Under a traced ``period``, pass the knots without the closing one.
+    Bad static input raises `ValueError`/`TypeError`.  Bad concrete data
+    (knots not finite and strictly increasing, non-finite ``fp``, knots past
+    the period) raise `ValueError`; traced, they make every output and every
+    gradient NaN (see `splines._validate`).  NaN queries give NaN.
     """
     x, xp, fp, period = lists_to_arrays(x, xp, fp, period)
-    fit_spec, bc_values = prepare_fit(xp, fp, method, bc_type, period, axis)
-    extrap = parse_extrap(extrap)
+    fit_spec, fit_args = prepare_fit(xp, fp, method, bc_type, period, axis)
+    extrap = parse_extrap(extrap, fit_spec.periodic, fit_args.fp.dtype)
+    x = prepare_queries(x, fit_args.xp.dtype)
     eval_spec = EvalSpec(
         check_derivative(derivative), extrap.extend, fit_spec.periodic,
         get_method(method).right_closed, fit_spec.axis, fit_spec.column_shape,
     )  # fmt: skip
-    return _interp1d(x, xp, fp, bc_values, extrap.fill, period, fit_spec, eval_spec)
+    return _interp1d(x, fit_args, extrap.fill, fit_spec, eval_spec)
 
 
-@partial(jax.jit, static_argnums=(6, 7))
-def _interp1d(x, xp, fp, bc_values, fill, period, fit_spec: FitSpec, eval_spec: EvalSpec):
-    breaks, coefficients = fit(xp, fp, bc_values, period, fit_spec)
+@partial(jax.jit, static_argnums=(3, 4))
+def _interp1d(x, fit_args: FitArgs, fill, fit_spec: FitSpec, eval_spec: EvalSpec):
+    breaks, coefficients = fit(fit_args, fit_spec)
     return evaluate(x, breaks, coefficients, fill, eval_spec)

@@ -9,7 +9,7 @@ from jaxtyping import Array, ArrayLike, Float
 
 from ._boundary import parse_extrap
 from ._dtypes import lists_to_arrays
-from ._evaluate import EvalSpec, check_derivative, evaluate
+from ._evaluate import EvalSpec, check_derivative, evaluate, prepare_queries
 from ._fit import fit, prepare_fit
 from ._methods import get_method
 
@@ -24,7 +24,7 @@ class Interpolator1D(eqx.Module):
     """
 
     breaks: Float[Array, " b"]
-    coefficients: Float[Array, "b-1 k d"]  # ascending powers of (x − breaks[j])
+    coefficients: Float[Array, "b-1 k d"]  # ascending powers of (x − b_j) / (b_{j+1} − b_j)
     fill: Float[Array, "2"]  # (below, above), used unless extending or periodic
     extend: bool = eqx.field(static=True)
     periodic: bool = eqx.field(static=True)
@@ -44,9 +44,9 @@ class Interpolator1D(eqx.Module):
         axis: int = 0,
     ):
         xp, fp, period = lists_to_arrays(xp, fp, period)
-        spec, bc_values = prepare_fit(xp, fp, method, bc_type, period, axis)
-        extrap = parse_extrap(extrap)
-        self.breaks, self.coefficients = _fit(xp, fp, bc_values, period, spec)
+        spec, args = prepare_fit(xp, fp, method, bc_type, period, axis)
+        extrap = parse_extrap(extrap, spec.periodic, args.fp.dtype)
+        self.breaks, self.coefficients = _fit(args, spec)
         self.fill = jnp.stack([jnp.asarray(f, self.coefficients.dtype) for f in extrap.fill])
         self.extend, self.periodic = extrap.extend, spec.periodic
         self.right_closed = get_method(method).right_closed
@@ -59,8 +59,9 @@ class Interpolator1D(eqx.Module):
             self.axis, self.column_shape,
         )  # fmt: skip
         (x,) = lists_to_arrays(x)
-        return _evaluate(x, self.breaks, self.coefficients, self.fill, spec)
+        return _evaluate(prepare_queries(x, self.breaks.dtype), self.breaks, self.coefficients,
+                         self.fill, spec)  # fmt: skip
 
 
-_fit = jax.jit(fit, static_argnums=4)
+_fit = jax.jit(fit, static_argnums=1)
 _evaluate = jax.jit(evaluate, static_argnums=4)

@@ -8,18 +8,22 @@ flattened into k columns.  Results come back as numpy's convention,
 import math
 
 import jax.numpy as jnp
+import numpy as np
 
 
 def normalize_axis(axis: int, ndim: int) -> int:
-    if isinstance(axis, bool) or not isinstance(axis, int) or not -ndim <= axis < ndim:
+    """``axis`` (a Python or numpy integer) as a non-negative Python int."""
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"`axis` must be an integer; got {axis!r}.")
+    if not -ndim <= axis < ndim:
         raise ValueError(f"`axis`={axis!r} is out of range for `fp` with {ndim} dimensions.")
-    return axis % ndim
+    return int(axis) % ndim
 
 
-def to_columns(fp, axis: int):
-    """``fp`` → ``(n, k)`` and the shape of one column's trailing axes."""
-    moved = jnp.moveaxis(fp, axis, 0)
-    return jnp.reshape(moved, (moved.shape[0], -1)), moved.shape[1:]
+def to_columns(fp, axis: int, xnp=jnp):
+    """``fp`` → ``(n, k)`` and the shape of one column's trailing axes (jnp or np)."""
+    moved = xnp.moveaxis(fp, axis, 0)
+    return xnp.reshape(moved, (moved.shape[0], -1)), moved.shape[1:]
 
 
 def from_columns(out, x_shape: tuple, column_shape: tuple, axis: int):

@@ -7,8 +7,9 @@ from ._slopes import cubic2_slopes
 
 
 class Method(NamedTuple):
-    slopes: Optional[Callable]  # (xp, fp, ends) -> knot slopes, or None
-    pieces: Callable  # (xp, fp, slopes) -> (breaks, coefficients)
+    # Widths and slopes are in the fit's unit coordinate u = (x - x_0) / span.
+    slopes: Optional[Callable]  # (widths, fp, ends) -> knot slopes, or None
+    pieces: Callable  # (xp, widths, fp, slopes) -> (breaks, local coefficients)
     right_closed: bool = False  # a point on a break takes the piece on its left
 
 

@@ -31,13 +31,14 @@ from ._cyclic import cyclic_tridiagonal_solve
 from ._tridiagonal import tridiagonal_solve
 
 
-def cubic2_slopes(xp, fp, ends: EndConditions):
-    """Slopes ``(n, k)`` at the knots ``xp (n,)`` for values ``fp (n, k)``.
+def cubic2_slopes(h, fp, ends: EndConditions):
+    """Slopes ``(n, k)`` at the knots for cell widths ``h (n-1,)`` and values ``fp (n, k)``.
 
-    ``ends.values`` hold arrays of shape ``(k,)``.  For periodic ends the last
+    The fit passes widths in its unit coordinate (they sum to 1, see `_fit`),
+    and ``ends.values`` (arrays of shape ``(k,)``) in the same coordinate; the
+    equations are the same in any coordinate.  For periodic ends the last
     knot closes the period (``fp[-1] == fp[0]``).
     """
-    h = jnp.diff(xp)
     secant = (jnp.diff(fp, axis=0) / h[:, None]).T  # (k, n-1)
     if ends.kinds[0] == PERIODIC:
         slopes = _periodic_slopes(h, secant)

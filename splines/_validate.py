@@ -1,18 +1,32 @@
 """Data checks (DESIGN.md §5, tier 2): eager inputs raise, traced inputs give NaN.
 
-`check_knots_eagerly` runs only on concrete values (numpy arrays, or jax
-arrays outside any trace) and raises a `ValueError` naming the first offending
-index.  `knots_are_valid` is the same test as a traced boolean; the fit turns
-a false one into NaN breaks and coefficients, so every output is NaN — never
-a plausible number — and no host callback is needed.  To turn that NaN into
-an error inside `jit`, wrap the caller in
-``jax.experimental.checkify.checkify(f, errors=checkify.float_checks)``
-or test ``jnp.isnan`` on the result.
+The eager checks (`check_*`) run on concrete inputs only — numpy arrays,
+Python numbers, or jax arrays outside any trace — and use numpy alone, so they
+never touch a tracer even when called while a trace is active (numpy constants
+closed over by a jitted function).  They run in the dtype the computation
+will use, so knots that only collide after rounding to f32 are caught.
+
+The traced tests (`knots_are_valid`, `ends_match`, `closes_period`) are the
+same formulas on jax arrays; the fit turns a false one into NaN breaks and
+coefficients through `poison`, so every output *and every gradient* is NaN —
+never a plausible number — and no host callback is needed.  To turn that NaN
+into an error inside `jit`, wrap the caller in
+``jax.experimental.checkify.checkify(f, errors=checkify.float_checks)`` or
+test ``jnp.isnan`` on the result.
 """
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+
+# "Closes the period" and "exceeds the period" share one symmetric tolerance:
+# this many ulps of the largest magnitude among the end knots and the period
+# (the span xp[-1] - xp[0] is rounded relative to the knots, not to itself).
+_PERIOD_ULPS = 16
+# Periodic values may close with rounding error (sin(2π) ≈ -2.4e-16), and more
+# when the closing knot itself is a few ulps off: sin(2π·(1 + 3 ulps)) is 19
+# ulps from 0.  Anything past 64 ulps of the column's scale is a real mismatch.
+_ENDS_ULPS = 64
 
 
 def is_concrete(*arrays) -> bool:
@@ -20,35 +34,11 @@ def is_concrete(*arrays) -> bool:
     return not any(isinstance(a, jax.core.Tracer) for a in arrays)
 
 
-def check_knots_eagerly(xp) -> None:
-    """Raise for the first knot that is not finite or not above its predecessor."""
-    xp = np.asarray(xp)
-    not_finite = np.flatnonzero(~np.isfinite(xp))
-    not_rising = np.flatnonzero(np.diff(xp) <= 0) + 1  # index of the later knot
-    first = min(np.concatenate([not_finite, not_rising]), default=None)
-    if first is None:
-        return
-    if first in not_finite:
-        raise ValueError(f"`xp` must be finite; `xp[{first}]` = {xp[first]}.")
-    raise ValueError(
-        "`xp` must be strictly increasing; "
-        f"`xp[{first - 1}]` = {xp[first - 1]} but `xp[{first}]` = {xp[first]}."
-    )
-
-
-def check_period_eagerly(xp, period) -> None:
-    xp, period = np.asarray(xp), np.asarray(period)
-    if period.ndim != 0 or not (np.isfinite(period) and period > 0):
-        raise ValueError(f"`period` must be finite and positive; got {period}.")
-    if xp[-1] - xp[0] > period:
-        raise ValueError(
-            f"`xp` must lie within one period: `xp[-1] - xp[0]` = {xp[-1] - xp[0]} "
-            f"exceeds `period` = {period}."
-        )
+# ----------------------------------------------------------- shared tests --
 
 
 def knots_are_valid(xp):
-    """Traced version of `check_knots_eagerly`: finite and strictly increasing.
+    """Finite and strictly increasing, as a traced boolean.
 
     A NaN fails every comparison, so ``diff > 0`` throughout means no NaN and
     a strictly increasing sequence, which is finite iff its two ends are: one
@@ -57,23 +47,84 @@ def knots_are_valid(xp):
     return jnp.all(jnp.diff(xp) > 0) & jnp.isfinite(xp[0]) & jnp.isfinite(xp[-1])
 
 
-def ends_match(fp):
-    """``fp[0] == fp[-1]`` per column, to a few ulps of the column's scale.
+def period_gap(xp, period, xnp=jnp):
+    """``(xp[-1] - xp[0]) - period`` and the tolerance within which it counts as 0."""
+    eps = xnp.finfo(xp.dtype).eps
+    scale = xnp.maximum(xnp.maximum(abs(xp[0]), abs(xp[-1])), abs(period))
+    return (xp[-1] - xp[0]) - period, _PERIOD_ULPS * eps * scale
 
-    Periodic data often closes with rounding error (``sin(2π) ≈ -2.4e-16``);
-    anything larger than 16 ulps of ``max |fp|`` is a real mismatch.
+
+def closes_period(xp, period, xnp=jnp):
+    """The last knot is the first plus the period, to rounding."""
+    gap, tol = period_gap(xp, period, xnp)
+    return abs(gap) <= tol
+
+
+def ends_match(values, xnp=jnp):
+    """``values[0] == values[-1]`` per column ``(n, k) → (k,)``, to rounding of the column."""
+    scale = xnp.max(abs(values), axis=0)
+    tol = _ENDS_ULPS * xnp.finfo(values.dtype).eps * scale
+    return abs(values[-1] - values[0]) <= tol
+
+
+def poison(valid):
+    """1 where ``valid``, NaN elsewhere: multiply by it to make values *and* gradients NaN.
+
+    ``jnp.where(valid, a, nan)`` has a zero derivative on its NaN side, so an
+    optimiser would see a zero gradient; ``a * poison(valid)`` has the
+    derivative ``da * nan``.
     """
-    scale = jnp.max(jnp.abs(fp), axis=0)
-    tol = 16 * jnp.finfo(fp.dtype).eps * scale
-    return jnp.abs(fp[-1] - fp[0]) <= tol
+    return jnp.where(valid, 1.0, jnp.nan)
 
 
-def check_ends_match_eagerly(fp, name: str) -> None:
-    mismatch = np.flatnonzero(~np.asarray(ends_match(fp)).reshape(-1))
+# ------------------------------------------------------------ eager tests --
+
+
+def check_knots_eagerly(xp) -> None:
+    """Raise for the first knot that is not finite or not above its predecessor."""
+    not_finite = np.flatnonzero(~np.isfinite(xp))
+    not_rising = np.flatnonzero(np.diff(xp) <= 0) + 1  # index of the later knot
+    first = min(np.concatenate([not_finite, not_rising]), default=None)
+    if first is None:
+        return
+    if first in not_finite:
+        raise ValueError(f"`xp` must be finite; `xp[{first}]` = {xp[first]}.")
+    raise ValueError(
+        f"`xp` must be strictly increasing in {xp.dtype}; "
+        f"`xp[{first - 1}]` = {xp[first - 1]} but `xp[{first}]` = {xp[first]}."
+    )
+
+
+def check_values_eagerly(fp) -> None:
+    """Raise for the first value that is NaN or infinite (as scipy does)."""
+    bad = np.argwhere(~np.isfinite(fp))
+    if bad.size:
+        index = ", ".join(str(i) for i in bad[0])
+        raise ValueError(f"`fp` must be finite; `fp[{index}]` = {fp[tuple(bad[0])]}.")
+
+
+def check_period_eagerly(period) -> None:
+    if period.ndim != 0 or not (np.isfinite(period) and period > 0):
+        raise ValueError(f"`period` must be finite and positive; got {period}.")
+
+
+def check_within_period_eagerly(xp, period) -> bool:
+    """Raise when the knots span more than one period; say whether they close it."""
+    gap, tol = period_gap(xp, period, np)
+    if gap > tol:
+        raise ValueError(
+            f"`xp` must lie within one `period`: `xp[-1] - xp[0]` = {xp[-1] - xp[0]} "
+            f"exceeds `period` = {period}."
+        )
+    return bool(abs(gap) <= tol)
+
+
+def check_ends_match_eagerly(values, what: str) -> None:
+    """``values`` of shape ``(n, k)``: raise naming the first column whose ends differ."""
+    mismatch = np.flatnonzero(~ends_match(values, np))
     if mismatch.size:
-        first, last = np.asarray(fp[0]).reshape(-1), np.asarray(fp[-1]).reshape(-1)
         j = mismatch[0]
         raise ValueError(
-            f"{name} needs the first and last values along `axis` to be equal; "
-            f"column {j} has {first[j]} and {last[j]}."
+            f"{what} needs the first and last values of `fp` along `axis` to be equal; "
+            f"column {j} has {values[0, j]} and {values[-1, j]}."
         )

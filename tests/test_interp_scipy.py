@@ -135,7 +135,7 @@ def test_cubic2_matches_scipy(bc, n):
     x = _queries(xp, rng)
     # extrap=True ↔ scipy extrapolate=True; bc "periodic" wraps queries
     # (ours always, scipy by default), so both extend periodically there.
-    interpolator = splines.Interpolator1D(xp, fp, bc_type=bc, extrap=True)
+    interpolator = splines.Interpolator1D(xp, fp, bc_type=bc, extrap=_extend(bc))
     outs = _derivatives(interpolator, x)
     spline = _scipy_spline(xp, fp, bc)
     for d in range(4):
@@ -155,7 +155,8 @@ def test_interp1d_derivatives_match_scipy(bc):
     x = _queries(xp, rng)
     compute = jax.jit(
         lambda x, xp, fp: [
-            splines.interp1d(x, xp, fp, bc_type=bc, derivative=d, extrap=True) for d in ORDERS
+            splines.interp1d(x, xp, fp, bc_type=bc, derivative=d, extrap=_extend(bc))
+            for d in ORDERS
         ]
     )
     outs = compute(x, xp, fp)
@@ -179,6 +180,11 @@ def test_clamped_name_equals_zero_first_derivatives():
     for a, b in zip(named, pair):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
     np.testing.assert_allclose(np.asarray(named[1][:2]), 0.0, atol=RTOL64 * np.abs(fp).max())
+
+
+def _extend(bc):
+    """extrap=True extends the end pieces; periodic data wrap instead (extrap must stay False)."""
+    return bc != "periodic"
 
 
 # --------------------------------------------------------------------------- extrapolation
@@ -274,7 +280,7 @@ def test_columns_and_axis_match_scipy(shape, axis):
     start_slopes = rng.normal(size=column_shape)
     bc = ((1, start_slopes), (2, -0.75))
     scipy_bc = ((1, start_slopes), (2, np.full(column_shape, -0.75)))
-    interpolator = splines.Interpolator1D(xp, fp, bc_type=bc, axis=axis, extrap=True)
+    interpolator = splines.Interpolator1D(xp, fp, bc_type=bc, axis=axis, extrap=_extend(bc))
     spline = si.CubicSpline(xp, fp, axis=axis, bc_type=scipy_bc)
     ax = axis % fp.ndim
     for x_shape in X_SHAPES:
@@ -286,7 +292,7 @@ def test_columns_and_axis_match_scipy(shape, axis):
             _assert_close(out, spline(x, d), fp, what=f"x.shape={x_shape}, derivative {d}")
     if ax != 0:  # the one-call API agrees, for one query shape per moved axis
         x = rng.uniform(xp[0], xp[-1], (7,))
-        out = splines.interp1d(x, xp, fp, bc_type=bc, axis=axis, extrap=True)
+        out = splines.interp1d(x, xp, fp, bc_type=bc, axis=axis, extrap=_extend(bc))
         assert out.shape == shape[:ax] + (7,) + shape[ax + 1 :]
         _assert_close(out, spline(x), fp)
 
@@ -442,7 +448,7 @@ def test_adversarial_spacing_matches_scipy(spacing, n, bc):
     xp = _adversarial_knots(spacing, n)
     fp = _data(n, rng, _is_periodic(bc))
     x = _queries(xp, rng)
-    outs = _derivatives(splines.Interpolator1D(xp, fp, bc_type=bc, extrap=True), x)
+    outs = _derivatives(splines.Interpolator1D(xp, fp, bc_type=bc, extrap=_extend(bc)), x)
     spline = _scipy_spline(xp, fp, bc)
     slopes = spline(xp, 1)
     for d in range(4):
@@ -483,7 +489,7 @@ def test_adversarial_spacing_not_a_knot_vs_exact(spacing, n, bc):
     xp = _adversarial_knots(spacing, n)
     fp = _data(n, rng, False)
     x = _queries(xp, rng)
-    outs = _derivatives(splines.Interpolator1D(xp, fp, bc_type=bc, extrap=True), x)
+    outs = _derivatives(splines.Interpolator1D(xp, fp, bc_type=bc, extrap=_extend(bc)), x)
     spline = _scipy_spline(xp, fp, bc)
     exact_slopes = _exact_slopes(xp, fp, bc)
     np.testing.assert_allclose(  # the exact solve is scipy's spline, up to its rounding
@@ -540,7 +546,7 @@ def test_float32_matches_scipy_on_rounded_inputs(bc):
         [np.linspace(0.0, 10.0, 160), rng.uniform(-0.25 * h[0], 0.0, 4),
          rng.uniform(10.0, 10.0 + 0.25 * h[-1], 4)]
     ).astype(np.float32)  # fmt: skip
-    out = splines.Interpolator1D(xp32, fp32, bc_type=bc, extrap=True)(x32)
+    out = splines.Interpolator1D(xp32, fp32, bc_type=bc, extrap=_extend(bc))(x32)
     assert out.dtype == jnp.float32
     spline = _scipy_spline(xp32.astype(np.float64), fp32.astype(np.float64), bc)
     ref = spline(x32.astype(np.float64))
@@ -557,7 +563,7 @@ def test_float32_periodic_wrap_far_outside():
     x32 = np.concatenate(
         [np.linspace(-30.0, 40.0, 160), rng.uniform(-30.0, 40.0, 8)]
     ).astype(np.float32)
-    out = splines.Interpolator1D(xp32, fp32, bc_type="periodic", extrap=True)(x32)
+    out = splines.Interpolator1D(xp32, fp32, bc_type="periodic")(x32)
     assert out.dtype == jnp.float32
     spline = _scipy_spline(xp32.astype(np.float64), fp32.astype(np.float64), "periodic")
     x64 = x32.astype(np.float64)
@@ -636,26 +642,28 @@ def test_period_linear_matches_numpy(start, period, closing_knot):
     np.testing.assert_array_equal(np.asarray(again), np.asarray(ours))
 
 
-def test_period_ignores_extrap_and_wraps():
+@pytest.mark.parametrize("extrap", [True, 0.0, (1.0, 2.0), np.True_])
+def test_extrap_with_periodic_data_raises(extrap):
+    """Periodic queries wrap and are never outside: an `extrap` would be ignored."""
     rng = np.random.default_rng(63)
     xp, fp, x = _periodic_data(0.0, 2 * np.pi, rng)
-    plain = np.asarray(splines.interp1d(x, xp, fp, period=2 * np.pi))
-    assert not np.any(np.isnan(plain))
-    for extrap in (False, True, (1.0, 2.0)):
-        other = splines.interp1d(x, xp, fp, period=2 * np.pi, extrap=extrap)
-        np.testing.assert_array_equal(np.asarray(other), plain)
+    with pytest.raises(ValueError, match="`extrap`"):
+        splines.interp1d(x, xp, fp, period=2 * np.pi, extrap=extrap)
+    with pytest.raises(ValueError, match="`extrap`"):
+        splines.Interpolator1D(np.append(xp, 2 * np.pi), np.append(fp, fp[0]),
+                               bc_type="periodic", extrap=extrap)  # fmt: skip
 
 
-def test_periodic_bc_alone_wraps_whatever_extrap():
+def test_periodic_bc_alone_wraps():
     """bc_type="periodic" without `period` takes the period xp[-1] − xp[0] and
-    wraps, like scipy's default extrapolate="periodic" — even with extrap=False."""
+    wraps, like scipy's default extrapolate="periodic"."""
     rng = np.random.default_rng(64)
     xp = _well_spaced_knots(5, rng)
     fp = _data(5, rng, periodic=True)
     x = _queries(xp, rng)
     assert np.any((x < xp[0]) | (x > xp[-1]))
     ref = si.CubicSpline(xp, fp, bc_type="periodic")(x)
-    for extrap in (False, (1.0, 2.0)):
+    for extrap in (False, np.False_):
         out = splines.Interpolator1D(xp, fp, bc_type="periodic", extrap=extrap)(x)
         _assert_close(out, ref, fp)
 

@@ -1,0 +1,56 @@
+"""Closing the period: knots that may or may not end with ``xp[0] + period``.
+
+A periodic fit works on *closed* knots — the distinct knots plus the first
+one shifted by the period, whose value repeats the first value.  Users pass
+the distinct knots (open) or the closed ones; the last knot closes the period
+when ``|xp[-1] - xp[0] - period|`` is within rounding (`_validate.period_gap`).
+
+When the knots and the period are concrete, that is decided once in numpy and
+the program holds one fit.  When either is traced (gradient descent on knot
+positions, `vmap` over grids) the program cannot branch on it, so it fits
+both readings, each with a fixed shape, and selects per element:
+
+- open:   n distinct knots, closed by ``xp[0] + period`` → n pieces;
+- closed: n-1 distinct knots and the given closing one → n-1 pieces, and the
+  last piece is cut in two at its midpoint (`split_last_piece`: the same
+  polynomial), so both readings have n pieces over the same period.
+
+The reading not taken is fed safe knots, so its (discarded) derivatives stay
+finite and the selection's gradient is exact.  Knots past the period are
+invalid either way (NaN, see `_validate`).
+"""
+
+import jax.numpy as jnp
+
+from ._hermite import split_last_piece
+from ._validate import closes_period, ends_match, knots_are_valid
+
+
+def fit_periodic(pieces, xp, values, period, closes):
+    """``(breaks, coefficients, valid)`` of the periodic fit.
+
+    ``pieces(knots, values)`` fits closed knots; ``closes`` is True, False, or
+    None when it must be decided from traced data.
+    """
+    if closes is not None:
+        return _fit_reading(pieces, xp, values, period, closes)
+    closes = closes_period(xp, period)
+    closed = _fit_reading(pieces, xp, values, period, True)
+    closed = (*split_last_piece(*closed[:2]), closed[2])
+    # The open reading with a closing knot sees a cell of zero width: move that
+    # knot to the middle of its cell when the closed reading is the one taken.
+    middle = xp[-2] + (xp[0] + period - xp[-2]) / 2  # n ≥ 2 here (`prepare_fit`)
+    safe = jnp.concatenate([xp[:-1], jnp.where(closes, middle, xp[-1])[None]])
+    opened = _fit_reading(pieces, safe, values, period, False)
+    return tuple(jnp.where(closes, c, o) for c, o in zip(closed, opened))
+
+
+def _fit_reading(pieces, xp, values, period, closes: bool):
+    """Fit with the last knot read as closing (``closes``) or as a distinct knot."""
+    valid = True
+    if closes:
+        valid = jnp.all(ends_match(values))
+        xp, values = xp[:-1], values[:-1]
+    knots = jnp.concatenate([xp, (xp[0] + period)[None]])
+    breaks, coefficients = pieces(knots, jnp.concatenate([values, values[:1]]))
+    return breaks, coefficients, valid & knots_are_valid(knots)

@@ -1,0 +1,75 @@
+"""Dtype round trips: the data's dtype promoted with the queries', values agree.
+
+The data compute in ``result_type(float, xp, fp)`` (integers become the
+default float); the output is that promoted with the queries' dtype (JAX's
+rules: integer queries never widen it).  Every combination of queries, knots
+and values (Python scalars, ints, f32, f64, complex values) must follow that
+rule and give the numbers of the float64 computation, to the precision of the
+lowest float involved.
+"""
+
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import splines
+
+XP = np.array([0.0, 1.0, 2.5, 3.0, 4.5])
+FP = np.array([1.0, -2.0, 0.5, 3.0, 2.0])
+X = np.array([0.0, 0.7, 2.5, 4.4])
+DTYPES = [np.int32, np.int64, np.float32, np.float64]
+
+
+def _tolerance(dtype) -> float:
+    """2e-6 of the scale for float32 results (DESIGN.md §6), else 1e-12."""
+    return 2e-6 if np.dtype(dtype) in (np.float32, np.complex64) else 1e-12
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    x_dtype=st.sampled_from(DTYPES),
+    xp_dtype=st.sampled_from(DTYPES),
+    fp_dtype=st.sampled_from(DTYPES + [np.complex64, np.complex128]),
+    method=st.sampled_from(["nearest", "linear", "cubic2"]),
+    derivative=st.integers(0, 2),
+)
+def test_output_dtype_is_the_promoted_one_and_values_agree(
+    x_dtype, xp_dtype, fp_dtype, method, derivative
+):
+    xp = (2 * XP).astype(xp_dtype)  # integral knots: exact in every dtype
+    fp = (2 * FP).astype(fp_dtype)
+    if np.issubdtype(fp_dtype, np.complexfloating):
+        fp = fp + 1j * fp[::-1]
+    x = (2 * X).astype(x_dtype)
+    out = splines.interp1d(x, xp, fp, method, derivative=derivative)
+    expected = jnp.result_type(jnp.result_type(float, xp, fp), x)
+    assert out.dtype == expected, (x.dtype, xp.dtype, fp.dtype)
+    ref = splines.interp1d(
+        x.astype(np.float64), xp.astype(np.float64), fp.astype(np.complex128), method,
+        derivative=derivative,
+    )  # fmt: skip
+    scale = max(np.abs(np.asarray(ref)).max(), 1.0)
+    tol = _tolerance(expected)
+    np.testing.assert_allclose(np.asarray(out), np.asarray(ref), atol=tol * scale, rtol=0)
+
+
+@pytest.mark.parametrize("x", [1.5, 1, np.float32(1.5), np.int8(1)], ids=type)
+@pytest.mark.parametrize("data_dtype", [np.float32, np.float64])
+def test_scalar_queries_take_the_data_dtype(x, data_dtype):
+    """Python scalars are weak: they never widen float32 data."""
+    out = splines.interp1d(x, XP.astype(data_dtype), FP.astype(data_dtype))
+    assert out.dtype == jnp.result_type(float, x, data_dtype)
+    interpolator = splines.Interpolator1D(XP.astype(data_dtype), FP.astype(data_dtype))
+    assert interpolator(x).dtype == out.dtype
+
+
+@pytest.mark.parametrize("value", [0.25, 1, np.float32(0.25), np.float64(0.25)], ids=repr)
+def test_float32_data_stay_float32_whatever_the_boundary_or_fill_type(value):
+    xp, fp = XP.astype(np.float32), FP.astype(np.float32)
+    out = splines.interp1d(
+        X.astype(np.float32), xp, fp, bc_type=((1, value), (2, value)), extrap=value
+    )
+    assert out.dtype == np.float32
+    assert splines.interp1d(X.astype(np.float32), xp, fp, period=value * 40).dtype == np.float32

@@ -8,7 +8,11 @@ Contenders, each given its inputs in its own native layout (built outside the
 timing) and timed after compiling, interleaved in one process:
 
 - `splines.tridiagonal_solve(lower, diag, upper, rhs)`: lower/upper (B, n-1),
-  diag/rhs (B, n); the batch goes into the scan's lanes.
+  diag/rhs (B, n); the batch goes into the scan's lanes.  Timed both ways:
+  the default `pivoting=True` (partial pivoting as gtsv, kernel
+  `splines_gtsv_scan`) and `pivoting=False` (Thomas, `splines_thomas_scan`).
+  The systems are diagonally dominant so that both apply; the pivoting kernel
+  is branch-free (selects), so its time does not depend on how often it swaps.
 - `jax.lax.linalg.tridiagonal_solve(dl, d, du, b)`: dl/d/du (B, n) with
   dl[..., 0] = du[..., -1] = 0, b (B, n, 1); LAPACK gtsv on CPU (a loop over
   systems inside the custom call).
@@ -20,12 +24,14 @@ timing) and timed after compiling, interleaved in one process:
 the solution written once): a roofline-style figure for context, not a claim
 about what each solver touches.  "max rel Δ" is max|x − x_splines| / max|x_splines|.
 
-The unroll sweep sets both `_UNROLL_ONE_SYSTEM` and `_UNROLL_BATCH` of
-`splines._kernels.thomas_scan` (the library picks one by the number of
-systems, see `unroll_for`) to each value, clears JAX's
-caches, lowers and AOT-compiles `splines.tridiagonal_solve` for each value,
-checks in the lowered program that each scan's `while` trip count is
-n // unroll (so the value really took effect), then times all values
+The unroll sweep runs once per kernel (`splines._kernels.thomas_scan` for
+`pivoting=False`, `splines._kernels.gtsv_scan` for `pivoting=True`).  It sets
+both `_UNROLL_ONE_SYSTEM` and `_UNROLL_BATCH` of that kernel's module (the
+library picks one by the number of systems, see `unroll_for`) to each value,
+clears JAX's caches, lowers and AOT-compiles `splines.tridiagonal_solve` with
+that `pivoting` for each value, checks in the lowered program that each
+scan's `while` trip count is ceil(n / unroll) (the kernels pad n to a multiple
+of the unroll; so the value really took effect), then times all values
 interleaved.  It also counts the scan loops that XLA:CPU compiled as one
 native function (`xla_cpu_small_call`: its small-while-loop hoisting, which
 depends on the loop body's size and so on the unroll and the batch); loops left
@@ -51,7 +57,10 @@ import numpy as np  # noqa: E402
 import _timing as T  # noqa: E402
 
 REFERENCE = "splines.tridiagonal_solve"
-UNROLLS = (1, 4, 8, 16, 32)
+NO_PIVOTING = "splines.tridiagonal_solve(pivoting=False)"
+UNROLLS = (1, 2, 4, 8, 16, 32)
+# Sweep name → (kernel module under splines._kernels, the `pivoting` that selects it).
+SWEEP_KERNELS = {"thomas": ("thomas_scan", False), "gtsv": ("gtsv_scan", True)}
 CASES = {
     # name: (batch or None, n, dtype)
     "n=1e5 f32": (None, 100_000, "float32"),
@@ -64,7 +73,7 @@ CASES = {
 
 
 def make_system(batch, n, dtype, seed=0):
-    """Diagonally dominant random systems (Thomas needs no pivoting)."""
+    """Diagonally dominant random systems (so that Thomas applies too)."""
     rng = np.random.default_rng(seed)
     lead = () if batch is None else (batch,)
     lower = rng.uniform(-1, 1, lead + (n - 1,))
@@ -74,10 +83,14 @@ def make_system(batch, n, dtype, seed=0):
     return tuple(np.asarray(a, dtype) for a in (lower, diag, upper, rhs))
 
 
-def _splines_solve(lower, diag, upper, rhs):
+def _splines_solve(lower, diag, upper, rhs, pivoting=True):
     import splines
 
-    return splines.tridiagonal_solve(lower, diag, upper, rhs)
+    return splines.tridiagonal_solve(lower, diag, upper, rhs, pivoting=pivoting)
+
+
+def _splines_solve_no_pivoting(lower, diag, upper, rhs):
+    return _splines_solve(lower, diag, upper, rhs, pivoting=False)
 
 
 def _lapack_layout(lower, diag, upper, rhs):
@@ -119,6 +132,7 @@ def entries_for(system, batched):
     lineax = jax.vmap(_lineax_solve) if batched else _lineax_solve
     return {
         REFERENCE: (jax.jit(_splines_solve), dev(system)),
+        NO_PIVOTING: (jax.jit(_splines_solve_no_pivoting), dev(system)),
         "lax.linalg.tridiagonal_solve (LAPACK gtsv)": (
             jax.jit(_lax_solve), dev(_lapack_layout(*system))),
         "lineax Tridiagonal (vmap)" if batched else "lineax Tridiagonal": (
@@ -180,23 +194,27 @@ def _trip_counts(lowered_text):
     return [int(m) for m in re.findall(pattern, lowered_text)]
 
 
-def sweep_unroll(names, budget, verbose):
-    import splines._kernels.thomas_scan as thomas
+def sweep_unroll(names, budget, verbose, kernel="thomas"):
+    import importlib
 
-    original = (thomas._UNROLL_ONE_SYSTEM, thomas._UNROLL_BATCH)
+    module, pivoting = SWEEP_KERNELS[kernel]
+    kmod = importlib.import_module(f"splines._kernels.{module}")
+    solve = _splines_solve if pivoting else _splines_solve_no_pivoting
+    original = (kmod._UNROLL_ONE_SYSTEM, kmod._UNROLL_BATCH)
     results = []
     try:
         for name in names:
             batch, n, dtype = CASES[name]
             args = tuple(jax.device_put(a) for a in make_system(batch, n, dtype))
             compiled, checks, small = {}, {}, {}
-            default = thomas.unroll_for(1 if batch is None else batch)
+            # The library's value (read before the loop below overwrites the module's).
+            default = original[0] if (batch or 1) == 1 else original[1]
             for unroll in UNROLLS:
-                thomas._UNROLL_ONE_SYSTEM = thomas._UNROLL_BATCH = unroll
+                kmod._UNROLL_ONE_SYSTEM = kmod._UNROLL_BATCH = unroll
                 jax.clear_caches()  # the kernel's jit and the primitive's lowering re-trace
-                lowered = jax.jit(_splines_solve).lower(*args)
+                lowered = jax.jit(solve).lower(*args)
                 trips = _trip_counts(lowered.as_text())
-                expected = n // unroll if unroll < n else None
+                expected = -(-n // unroll) if unroll < n else None
                 ok = (not trips) if expected is None else bool(trips) and all(
                     t == expected for t in trips)  # fmt: skip
                 if not ok:
@@ -214,7 +232,8 @@ def sweep_unroll(names, budget, verbose):
             best = min((k for k in timings if not isinstance(timings[k], T.Failure)),
                        key=lambda k: timings[k].median)  # fmt: skip
             results.append({
-                "case": name, "batch": batch, "n": n, "dtype": dtype, "best": best,
+                "kernel": kernel, "case": name, "batch": batch, "n": n, "dtype": dtype,
+                "best": best,
                 "library_default": f"unroll={default}",
                 "trip_counts": {str(k): v for k, v in checks.items()},
                 "rows": [{"unroll": int(k.split("=")[1]), "timing": t,
@@ -225,13 +244,15 @@ def sweep_unroll(names, budget, verbose):
                          for k, t in timings.items()],
             })  # fmt: skip
     finally:
-        thomas._UNROLL_ONE_SYSTEM, thomas._UNROLL_BATCH = original
+        kmod._UNROLL_ONE_SYSTEM, kmod._UNROLL_BATCH = original
         jax.clear_caches()
     return results
 
 
 def print_sweep(results):
-    print("\n### unroll sweep (median µs; ratio to the library's choice for the case)\n")
+    kernel = results[0]["kernel"] if results else ""
+    print(f"\n### unroll sweep, {kernel} kernel (median µs; ratio to the library's choice "
+          "for the case)\n")  # fmt: skip
     header = ["case"] + [f"unroll={u}" for u in UNROLLS] + ["best"]
     rows = []
     for r in results:
@@ -250,6 +271,8 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter repeats")
     parser.add_argument("--cases", nargs="*", default=list(CASES), choices=list(CASES))
     parser.add_argument("--no-sweep", action="store_true", help="skip the unroll sweep")
+    parser.add_argument("--sweep-kernels", nargs="*", default=list(SWEEP_KERNELS),
+                        choices=list(SWEEP_KERNELS), help="kernels whose unroll to sweep")
     parser.add_argument("--out", default=None, help="result name (default: tridiagonal_cpu...)")
     parser.add_argument("--verbose", action="store_true", help="print tracebacks of failures")
     args = parser.parse_args(argv)
@@ -265,9 +288,11 @@ def main(argv=None):
         case = run_case(name, budget, args.verbose)
         print_case(case)
         cases.append(case)
-    sweep = [] if args.no_sweep else sweep_unroll(args.cases, budget, args.verbose)
-    if sweep:
-        print_sweep(sweep)
+    sweep = []
+    for kernel in [] if args.no_sweep else args.sweep_kernels:
+        results = sweep_unroll(args.cases, budget, args.verbose, kernel)
+        print_sweep(results)
+        sweep += results
     path = T.write_result(out, {
         "quick": args.quick, "budget": budget, "reference": REFERENCE, "cases": cases,
         "unroll_sweep": sweep,

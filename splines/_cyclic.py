@@ -3,7 +3,7 @@
 The cyclic matrix is ``A = T + u vᵀ`` with T tridiagonal and
 
     u = (γ, 0, …, 0, α)ᵀ,   v = (1, 0, …, 0, β/γ)ᵀ,
-    α = A[n-1, 0] = upper[n-1],   β = A[0, n-1] = lower[0],   γ = −diag[0],
+    α = A[n-1, 0] = upper[n-1],   β = A[0, n-1] = lower[0],
 
 so T equals A's tridiagonal part with ``T[0,0] = diag[0] − γ`` and
 ``T[n-1,n-1] = diag[n-1] − αβ/γ``.  Then, with ``T y = rhs`` and ``T z = u``
@@ -11,14 +11,32 @@ solved together as two lanes of one call,
 
     x = y − z (v·y) / (1 + v·z).
 
-γ = −diag[0] keeps T diagonally dominant when A is (Numerical Recipes §2.7).
+Any γ ≠ 0 gives the same x in exact arithmetic; it is chosen to keep T well
+behaved.  Numerical Recipes (§2.7) takes γ = −diag[0], which divides by zero
+when diag[0] = 0 even though A may be nonsingular.  Here, with
+m = max(|diag[0]|, |β|, |α|) and s = sign(diag[0]) (s = 1 when diag[0] = 0;
+diag[0]/|diag[0]| when complex),
+
+    γ = −s·m        (γ = −1 when m = 0: diag[0] and both corners are 0, A is
+                     plain tridiagonal, and T is A with T[0,0] = 1).
+
+γ is never 0.  It keeps T at least as diagonally dominant as γ = −diag[0]
+did when A is dominant: |T[0,0]| = |diag[0]| + m ≥ 2|diag[0]| (the two add
+with one sign), and the change to the last row, |αβ/γ| = |α||β|/m, is at most
+|α||β|/|diag[0]| (the old change) since m ≥ |diag[0]|, and at most |α| since
+m ≥ |β| — so T's last row keeps A's dominance margin with the corner entry α
+taken out.  For a non-dominant A, Sherman–Morrison needs T to be nonsingular
+too, which holds for all but special values of A; a T that is nearly singular
+while A is not costs accuracy.  γ only splits A into T + u vᵀ, so x does not
+depend on it and no derivative flows through it.
 """
 
+import jax
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
-from ._dtypes import promote_inexact
-from ._tridiagonal import tridiagonal_solve
+from ._dtypes import lists_to_arrays, promote_inexact
+from ._tridiagonal import _check_pivoting, tridiagonal_solve
 
 
 def cyclic_tridiagonal_solve(
@@ -26,6 +44,8 @@ def cyclic_tridiagonal_solve(
     diag: Float[ArrayLike, "*#batch n"],
     upper: Float[ArrayLike, "*#batch n"],
     rhs: Float[ArrayLike, "*#batch n"],
+    *,
+    pivoting: bool = True,
 ) -> Float[Array, "*batch n"]:
     """Solve ``A x = rhs`` for a cyclic tridiagonal A along the last axis.
 
@@ -33,8 +53,18 @@ def cyclic_tridiagonal_solve(
     indices taken modulo n, so ``lower[..., 0] = A[0, n-1]`` and
     ``upper[..., n-1] = A[n-1, 0]``.  For n = 2 both entries that land on the
     same matrix element add up.  Needs n ≥ 2; leading dimensions broadcast.
+
+    Sherman–Morrison around one tridiagonal solve (two right-hand sides) of a
+    matrix T that differs from A in two diagonal entries; ``pivoting`` is
+    passed to that solve (see `tridiagonal_solve`).  ``pivoting=True``
+    (default) solves T with partial pivoting as LAPACK ``gtsv``: A need not be
+    diagonally dominant, and a zero ``diag[0]`` is fine.  ``pivoting=False``
+    solves T by the Thomas algorithm: for diagonally dominant A (T is then
+    dominant too); a zero pivot gives inf/NaN.  A singular A gives inf/NaN.
+    ``pivoting`` must be a Python bool.
     """
-    lower, diag, upper, rhs = promote_inexact(lower, diag, upper, rhs)
+    _check_pivoting(pivoting)
+    lower, diag, upper, rhs = promote_inexact(*lists_to_arrays(lower, diag, upper, rhs))
     n = diag.shape[-1] if diag.ndim else 0
     shapes = {a.shape[-1] if a.ndim else 0 for a in (lower, diag, upper, rhs)}
     if n < 2 or shapes != {n}:
@@ -43,7 +73,13 @@ def cyclic_tridiagonal_solve(
             f"one last-axis length n ≥ 2; got shapes {lower.shape}, {diag.shape}, "
             f"{upper.shape} and {rhs.shape}."
         )
-    alpha, beta, gamma = upper[..., -1], lower[..., 0], -diag[..., 0]
+    alpha, beta = upper[..., -1], lower[..., 0]
+    # γ = −s·max(|diag[0]|, |β|, |α|), never 0 (module docstring).  x does not
+    # depend on γ, so no derivative is taken through it.
+    d0, a0, b0 = (jax.lax.stop_gradient(v) for v in (diag[..., 0], alpha, beta))
+    m = jnp.maximum(jnp.abs(d0), jnp.maximum(jnp.abs(a0), jnp.abs(b0)))
+    s = jnp.where(d0 == 0, 1, jnp.sign(d0))  # d0/|d0| for a complex d0
+    gamma = jnp.where(m == 0, -1, -s * m).astype(diag.dtype)
     ratio = beta / gamma
     diag_t = diag.at[..., 0].add(-gamma).at[..., -1].add(-alpha * ratio)
     u = jnp.zeros(alpha.shape + (n,), diag.dtype)
@@ -54,6 +90,7 @@ def cyclic_tridiagonal_solve(
         diag_t[..., None, :],
         upper[..., None, :-1],
         jnp.stack([rhs, u], axis=-2),
+        pivoting=pivoting,
     )
     y, z = y_and_z[..., 0, :], y_and_z[..., 1, :]
     factor = (y[..., 0] + ratio * y[..., -1]) / (1 + z[..., 0] + ratio * z[..., -1])

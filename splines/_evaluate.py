@@ -51,11 +51,25 @@ def evaluate(x, breaks, coefficients, fill, spec: EvalSpec):
     j = locate(x, breaks, spec.right_closed)
     width = (breaks[j + 1] - breaks[j])[:, None]
     out = horner(coefficients[j], (x[:, None] - breaks[j][:, None]) / width, spec.derivative)
-    for _ in range(min(spec.derivative, coefficients.shape[-1] - 1)):
+    degree = coefficients.shape[-1] - 1
+    for _ in range(min(spec.derivative, degree)):
         out = out / width  # d/dx = (d/dt) / h, one division at a time: no overflow
+    if spec.derivative >= degree:  # no t left: keep invalid data's NaN in d/dx too
+        out = out + _zero_carrying_nan(x, breaks[j])[:, None]
     if not (spec.extend or spec.periodic):
         below, above = fill
         out = jnp.where((x < breaks[0])[:, None], below, out)
         out = jnp.where((x > breaks[-1])[:, None], above, out)
     out = jnp.where(jnp.isnan(x)[:, None], jnp.nan, out)
     return from_columns(out, x_shape, spec.column_shape, spec.axis)
+
+
+def _zero_carrying_nan(x, start):
+    """An exact 0 whose derivatives in ``x`` and the knots are NaN when ``start`` is.
+
+    Where the output does not depend on t (a constant piece, or a derivative
+    at or past the degree), invalid knots (NaN breaks, see `_validate.poison`)
+    would otherwise leave a zero gradient w.r.t. the queries.  ``0 · start``
+    comes first so the product never overflows; infinite queries count as 0.
+    """
+    return (0 * start) * jnp.where(jnp.isinf(x), 0, x)

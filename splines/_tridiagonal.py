@@ -5,17 +5,24 @@ The system, for each leading (batch) index, is ``A x = rhs`` with
     A[i, i-1] = lower[i-1],   A[i, i] = diag[i],   A[i, i+1] = upper[i].
 
 The primitive's operands are already broadcast to one batch shape and one
-dtype; `tridiagonal_solve` (the public wrapper) does that.  Rules:
+dtype; `tridiagonal_solve` (the public wrapper) does that.  Its one parameter,
+``pivoting`` (a Python bool), picks the algorithm; every rule below keeps it.
+Rules:
 
-- JVP:        x' = A⁻¹ (rhs' − A' x)      — one more solve with the same A.
+- JVP:        x' = A⁻¹ (rhs' − A' x)      — one more solve with the same A
+              and the same ``pivoting``.
 - transpose:  the solve is linear in ``rhs`` only; rhs̄ = A⁻ᵀ x̄, and Aᵀ is the
-              tridiagonal matrix with ``lower`` and ``upper`` swapped.
+              tridiagonal matrix with ``lower`` and ``upper`` swapped (a
+              pivoted solve's transpose is a pivoted solve of Aᵀ: it pivots
+              on Aᵀ's own columns, not on A's factors).
               Cotangents of the diagonals come from transposing the JVP's
               ``A' x`` product: diag̅ = −λ⊙x, lower̅_i = −λ_{i+1} x_i,
               upper̅_i = −λ_i x_{i+1}, with λ = A⁻ᵀ x̄.
 - batching:   vmapped axes move to the front and become more lanes of the
               kernel; never a loop over systems.
-- lowering:   a kernel per platform from `splines._kernels` (CPU: scan Thomas).
+- lowering:   a kernel per platform and ``pivoting`` from `splines._kernels`
+              (CPU: scan Gaussian elimination with partial pivoting, or scan
+              Thomas for ``pivoting=False``).
 """
 
 
@@ -26,8 +33,8 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
 from jaxtyping import Array, ArrayLike, Float
 
-from ._dtypes import promote_inexact
-from ._kernels import DEFAULT_KERNEL, PLATFORM_KERNELS
+from ._dtypes import lists_to_arrays, promote_inexact
+from ._kernels import DEFAULT_KERNELS, PLATFORM_KERNELS
 
 tridiagonal_solve_p = Primitive("splines_tridiagonal_solve")
 
@@ -37,16 +44,30 @@ def tridiagonal_solve(
     diag: Float[ArrayLike, "*#batch n"],
     upper: Float[ArrayLike, "*#batch n-1"],
     rhs: Float[ArrayLike, "*#batch n"],
+    *,
+    pivoting: bool = True,
 ) -> Float[Array, "*batch n"]:
     """Solve the tridiagonal system ``A x = rhs`` along the last axis.
 
     ``lower[..., i] = A[i+1, i]``, ``diag[..., i] = A[i, i]``,
     ``upper[..., i] = A[i, i+1]``.  Leading dimensions broadcast (numpy rules).
-    Thomas algorithm without pivoting: exact to rounding for diagonally
-    dominant systems; a zero pivot yields inf/NaN.  Differentiable w.r.t. all
-    four arguments (forward and reverse, any order) and vmappable.
+
+    ``pivoting=True`` (default): Gaussian elimination with partial pivoting
+    (row interchanges as LAPACK ``gtsv``); solves any nonsingular system with
+    gtsv's backward stability.  A singular matrix (an exactly zero pivot)
+    gives inf/NaN.
+
+    ``pivoting=False``: the Thomas algorithm, faster; exact to rounding for
+    diagonally dominant systems (by rows or by columns), but a zero or tiny
+    pivot — which a nonsingular, non-dominant matrix can have — gives inf/NaN
+    or a wrong answer.  Use it only for systems known to be dominant.
+
+    ``pivoting`` must be a Python bool (it selects the compiled kernel).
+    Differentiable w.r.t. all four arguments (forward and reverse, any order)
+    and vmappable, with either setting.
     """
-    lower, diag, upper, rhs = promote_inexact(lower, diag, upper, rhs)
+    _check_pivoting(pivoting)
+    lower, diag, upper, rhs = promote_inexact(*lists_to_arrays(lower, diag, upper, rhs))
     n = diag.shape[-1] if diag.ndim else 0
     if n < 1 or rhs.ndim < 1 or rhs.shape[-1] != n:
         raise ValueError(
@@ -67,18 +88,27 @@ def tridiagonal_solve(
             f"broadcast: shapes {lower.shape}, {diag.shape}, {upper.shape}, {rhs.shape}."
         ) from None
     return tridiagonal_solve_p.bind(
-        *(jnp.broadcast_to(a, batch + a.shape[-1:]) for a in (lower, diag, upper, rhs))
+        *(jnp.broadcast_to(a, batch + a.shape[-1:]) for a in (lower, diag, upper, rhs)),
+        pivoting=pivoting,
     )
 
 
-def _abstract_eval(lower, diag, upper, rhs):
+def _check_pivoting(pivoting):
+    if not isinstance(pivoting, bool):
+        raise TypeError(
+            f"`pivoting` must be a Python bool (True or False); got {pivoting!r} of type "
+            f"{type(pivoting).__name__}."
+        )
+
+
+def _abstract_eval(lower, diag, upper, rhs, *, pivoting):
     return jax.core.ShapedArray(rhs.shape, rhs.dtype)
 
 
-def _jvp(primals, tangents):
+def _jvp(primals, tangents, *, pivoting):
     lower, diag, upper, rhs = primals
     d_lower, d_diag, d_upper, d_rhs = tangents
-    x = tridiagonal_solve_p.bind(*primals)
+    x = tridiagonal_solve_p.bind(*primals, pivoting=pivoting)
     # rhs' − A' x, skipping symbolic-zero tangents.
     residual = ad.instantiate_zeros(d_rhs)
     if type(d_diag) is not ad.Zero:
@@ -87,31 +117,39 @@ def _jvp(primals, tangents):
         residual = residual.at[..., 1:].add(-d_lower * x[..., :-1])
     if type(d_upper) is not ad.Zero:
         residual = residual.at[..., :-1].add(-d_upper * x[..., 1:])
-    return x, tridiagonal_solve_p.bind(lower, diag, upper, residual)
+    return x, tridiagonal_solve_p.bind(lower, diag, upper, residual, pivoting=pivoting)
 
 
-def _transpose(cotangent, lower, diag, upper, rhs):
+def _transpose(cotangent, lower, diag, upper, rhs, *, pivoting):
     if any(ad.is_undefined_primal(a) for a in (lower, diag, upper)):
         raise NotImplementedError("tridiagonal_solve is linear in `rhs` only.")
     if type(cotangent) is ad.Zero:
         return [None, None, None, ad.Zero(rhs.aval)]
     # Aᵀ swaps the off-diagonals.
-    return [None, None, None, tridiagonal_solve_p.bind(upper, diag, lower, cotangent)]
+    rhs_bar = tridiagonal_solve_p.bind(upper, diag, lower, cotangent, pivoting=pivoting)
+    return [None, None, None, rhs_bar]
 
 
-def _batch(args, dims):
+def _batch(args, dims, *, pivoting):
     size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
     args = [batching.bdim_at_front(a, d, size) for a, d in zip(args, dims)]
-    return tridiagonal_solve_p.bind(*args), 0
+    return tridiagonal_solve_p.bind(*args, pivoting=pivoting), 0
 
 
-def _impl(*args):
+def _impl(*args, pivoting):
     """Eager evaluation (also under `jax.disable_jit`): the default backend's kernel."""
-    return PLATFORM_KERNELS.get(jax.default_backend(), DEFAULT_KERNEL)(*args)
+    kernels = PLATFORM_KERNELS.get(jax.default_backend(), DEFAULT_KERNELS)
+    return kernels.pick(pivoting)(*args)
 
 
-def _lowering(kernel):
-    return mlir.lower_fun(kernel, multiple_results=False)
+def _lowering(kernels):
+    """Lowering rule for one platform: its kernel for the equation's ``pivoting``."""
+
+    def rule(ctx, *args, pivoting):
+        kernel = kernels.pick(pivoting)
+        return mlir.lower_fun(kernel, multiple_results=False)(ctx, *args)
+
+    return rule
 
 
 # Registration, in one place.
@@ -120,6 +158,6 @@ tridiagonal_solve_p.def_abstract_eval(_abstract_eval)
 ad.primitive_jvps[tridiagonal_solve_p] = _jvp
 ad.primitive_transposes[tridiagonal_solve_p] = _transpose
 batching.primitive_batchers[tridiagonal_solve_p] = _batch
-mlir.register_lowering(tridiagonal_solve_p, _lowering(DEFAULT_KERNEL))
-for _platform, _kernel in PLATFORM_KERNELS.items():
-    mlir.register_lowering(tridiagonal_solve_p, _lowering(_kernel), platform=_platform)
+mlir.register_lowering(tridiagonal_solve_p, _lowering(DEFAULT_KERNELS))
+for _platform, _kernels in PLATFORM_KERNELS.items():
+    mlir.register_lowering(tridiagonal_solve_p, _lowering(_kernels), platform=_platform)

@@ -6,7 +6,8 @@ import jax
 
 _FUNC = re.compile(r"^\s*func\.func (?:public |private )?@([\w$.-]+)\(", re.M)
 _CALL = re.compile(r"func\.call @([\w$.-]+)")
-KERNEL_PREFIX = "splines_thomas_scan"
+# The solve kernels of `splines._kernels`: no pivoting (Thomas), partial pivoting (gtsv).
+KERNEL_PREFIXES = ("splines_thomas_scan", "splines_gtsv_scan")
 
 
 def lowered_text(fun, *args, platform="cpu"):
@@ -22,7 +23,7 @@ def functions(text):
 
 def kernel_functions(funcs):
     """The solve kernels and every function they reach through calls."""
-    seen = {name for name in funcs if name.startswith(KERNEL_PREFIX)}
+    seen = {name for name in funcs if name.startswith(KERNEL_PREFIXES)}
     todo = list(seen)
     while todo:
         for callee in _CALL.findall(funcs[todo.pop()]):

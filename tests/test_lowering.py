@@ -10,7 +10,13 @@ import numpy as np
 import pytest
 
 import splines
-from _lowered import kernel_functions, functions, loops_outside_kernels, lowered_text
+from _lowered import (
+    KERNEL_PREFIXES,
+    functions,
+    kernel_functions,
+    loops_outside_kernels,
+    lowered_text,
+)
 
 N, M = 64, 32  # enough knots that the solve's scan stays a loop after unrolling
 XP = jnp.linspace(0.0, 2.0, N) ** 1.5
@@ -50,8 +56,15 @@ PROGRAMS = {
     "hessian fp": (jax.hessian(loss, argnums=2), (X, XP, FP)),
     "interpolator": (lambda x, xp, fp: splines.Interpolator1D(xp, fp)(x, 1), (X, XP, FP)),
     "solve": (splines.tridiagonal_solve, (XP[1:], 4 + FP, XP[1:], FP)),
+    "solve, no pivoting": (
+        lambda *a: splines.tridiagonal_solve(*a, pivoting=False), (XP[1:], 4 + FP, XP[1:], FP)),
     "cyclic solve": (splines.cyclic_tridiagonal_solve, (XP, 4 + FP, XP, FP)),
-}
+    "cyclic solve, no pivoting": (
+        lambda *a: splines.cyclic_tridiagonal_solve(*a, pivoting=False), (XP, 4 + FP, XP, FP)),
+    "grad solve": (
+        jax.grad(lambda *a: jnp.sum(splines.tridiagonal_solve(*a) ** 2), argnums=(0, 1, 2, 3)),
+        (XP[1:], 4 + FP, XP[1:], FP)),
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("platform", ["cpu", "cuda"])
@@ -72,13 +85,30 @@ def test_cuda_program_has_no_conditionals_and_loops_only_in_the_solve(name):
     assert loops_outside_kernels(text) == []
 
 
-def test_the_solve_kernel_is_one_named_function_holding_the_sweeps():
-    text = lowered_text(*PROGRAMS["forward"][0:1], *PROGRAMS["forward"][1], platform="cuda")
+@pytest.mark.parametrize("platform", ["cpu", "cuda"])
+@pytest.mark.parametrize(
+    "name, kernel",
+    [
+        ("solve", "splines_gtsv_scan"),  # pivoting by default
+        ("solve, no pivoting", "splines_thomas_scan"),
+        ("cyclic solve", "splines_gtsv_scan"),
+        ("cyclic solve, no pivoting", "splines_thomas_scan"),
+        ("forward", None),  # a spline fit: whichever kernel it asks for
+    ],
+)
+def test_the_solve_kernel_is_one_named_function_holding_the_sweeps(name, kernel, platform):
+    fun, args = PROGRAMS[name]
+    text = lowered_text(fun, *args, platform=platform)
     funcs = functions(text)
     kernels = kernel_functions(funcs)
-    assert any(name.startswith("splines_thomas_scan") for name in kernels)
-    loops = sum(funcs[name].count("stablehlo.while") for name in kernels)
+    names = {prefix for prefix in KERNEL_PREFIXES for f in kernels if f.startswith(prefix)}
+    assert len(names) == 1 and (kernel is None or names == {kernel})
+    loops = sum(funcs[f].count("stablehlo.while") for f in kernels)
     assert loops == 2  # forward elimination and back substitution
+    assert loops_outside_kernels(text) == []
+    # Branch-free on both platforms (the pivot choice is a select).
+    for forbidden in ("callback", "custom_call", "stablehlo.case", "stablehlo.if"):
+        assert forbidden not in text
 
 
 def test_jaxpr_has_no_control_flow_outside_the_primitive():

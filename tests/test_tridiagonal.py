@@ -2,8 +2,12 @@
 
 Covers values (shapes, broadcasting, dtypes, errors, zero pivots), the
 primitive's JVP / transpose rules (check_grads, hessians, dense formulas) and
-its batching rule (vmap against Python loops, one primitive per vmapped solve).
+its batching rule (vmap against Python loops, one primitive per vmapped solve),
+then partial pivoting (the default) against LAPACK gtsv on systems that are not
+diagonally dominant, and ``pivoting=False`` (Thomas).
 """
+
+import functools
 
 import jax
 import jax.numpy as jnp
@@ -249,7 +253,9 @@ def test_cyclic_shape_errors(shapes):
 
 @pytest.mark.parametrize("dtype, jit", [(np.float64, False), (np.float32, True)])
 def test_zero_pivot_is_not_finite(dtype, jit):
-    solve = jax.jit(tridiagonal_solve) if jit else tridiagonal_solve
+    # Without pivoting (Thomas), a zero pivot gives inf/NaN, never a number.
+    solve = functools.partial(tridiagonal_solve, pivoting=False)
+    solve = jax.jit(solve) if jit else solve
     # A zero leading pivot.
     x = solve(*(np.asarray(a, dtype) for a in ([1.0], [0.0, 1.0], [1.0], [1.0, 2.0])))
     assert not np.all(np.isfinite(x))
@@ -258,10 +264,8 @@ def test_zero_pivot_is_not_finite(dtype, jit):
     assert abs(np.linalg.det(dense(*args[:3]))) > 0.5
     x = solve(*args)
     assert not np.all(np.isfinite(x))
-    # Cyclic: a zero diag[0] breaks Sherman–Morrison's choice γ = −diag[0].
-    solve_c = jax.jit(cyclic_tridiagonal_solve) if jit else cyclic_tridiagonal_solve
-    x = solve_c(*(np.asarray(a, dtype) for a in (np.ones(3), [0.0, 3, 3], np.ones(3), np.ones(3))))
-    assert not np.all(np.isfinite(x))
+    # (A zero diag[0] in the cyclic solve is no longer a zero pivot: see
+    # test_cyclic_zero_diag0_is_solved.)
 
 
 def test_works_under_disable_jit():
@@ -560,17 +564,412 @@ def test_vmap_goes_through_one_primitive(kind, in_axes):
     assert 7 in eqn.outvars[0].aval.shape
 
 
-def test_compiled_program_does_not_loop_over_systems():
+@pytest.mark.parametrize(
+    "pivoting, kernel", [(True, "splines_gtsv_scan"), (False, "splines_thomas_scan")]
+)
+def test_compiled_program_does_not_loop_over_systems(pivoting, kernel):
     # The kernel's sweeps are the only loops: the lowered program has the same
     # loops and kernel calls whatever the batch size (a loop over systems would
     # add a `while`, or one kernel call per system if unrolled).  The unroll
     # factor inside the sweeps may differ between one system and a batch.
     n = 257
     structure = set()
+    solve = functools.partial(tridiagonal_solve, pivoting=pivoting)
     for size in (1, 32):
         args = random_system(np.random.default_rng(size), (size,), n)
-        text = jax.jit(jax.vmap(tridiagonal_solve)).lower(*args).as_text()
-        structure.add((text.count("stablehlo.while"), text.count("call @splines_thomas_scan")))
+        text = jax.jit(jax.vmap(solve)).lower(*args).as_text()
+        # Exactly one of the two kernels, the one `pivoting` asks for.
+        assert ("splines_thomas_scan" in text) != ("splines_gtsv_scan" in text)
+        structure.add((text.count("stablehlo.while"), text.count(f"call @{kernel}")))
     assert len(structure) == 1
     ((loops, calls),) = structure
     assert 1 <= loops <= 2 and calls >= 1  # forward and backward sweeps
+
+
+# -------------------------------------------------------------- pivoting --
+#
+# Accuracy bound used below.  LAPACK gtsv is Gaussian elimination with partial
+# pivoting: the computed x̂ solves (A + ΔA) x̂ = b with |ΔA| ≤ c·u·|L||U| for a
+# small constant c (each entry of LU is a sum of at most three products), where
+# |L| ≤ 1 entrywise (partial pivoting) and U's entries are at most twice A's
+# largest (partial pivoting's growth factor on a tridiagonal matrix is ≤ 2:
+# Higham, "Accuracy and Stability of Numerical Algorithms", ch. 9).  So the normwise
+# backward error η = ‖b − A x̂‖∞ / (‖A‖∞ ‖x̂‖∞ + ‖b‖∞) is a small multiple of
+# the unit roundoff, independent of n and of the conditioning, and the forward
+# error is at most ~2 κ∞(A) η.  We ask η ≤ 8 ε and forward error ≤ 32 κ∞(A) ε
+# (ε = machine epsilon = 2u) — both with room over the ~0.5 ε measured for gtsv
+# and for us on these systems, and far below what an unpivoted solve reaches
+# on them.  Residuals and reference solves are computed in f64 from the exact
+# (dtype-rounded) inputs.
+
+ETA_BOUND = 8  # × ε: backward error
+FORWARD_BOUND = 32  # × κ∞(A) ε: forward error
+
+
+def nondominant_system(rng, batch, n, cyclic=False, dtype=np.float64):
+    """Standard normal bands and rhs: no dominance, pivots of every size, swaps."""
+    m = n if cyclic else n - 1
+    shapes = (batch + (m,), batch + (n,), batch + (m,), batch + (n,))
+    return tuple(rng.normal(size=shape).astype(dtype) for shape in shapes)
+
+
+def lapack_solve(lower, diag, upper, rhs):
+    """LAPACK gtsv through `jax.lax.linalg.tridiagonal_solve` (its own layout)."""
+    zero = np.zeros(lower.shape[:-1] + (1,), lower.dtype)
+    dl = np.concatenate([zero, lower], axis=-1)
+    du = np.concatenate([upper, zero], axis=-1)
+    return jax.lax.linalg.tridiagonal_solve(dl, diag, du, rhs[..., None])[..., 0]
+
+
+def backward_error(a, x, b):
+    """Normwise backward error per system, in f64: ‖b − A x‖∞ / (‖A‖∞ ‖x‖∞ + ‖b‖∞)."""
+    x, b = np.asarray(x, np.float64), np.asarray(b, np.float64)
+    r = b - np.einsum("...ij,...j->...i", a, x)
+    scale = np.abs(a).sum(-1).max(-1) * np.abs(x).max(-1) + np.abs(b).max(-1)
+    return np.abs(r).max(-1) / scale
+
+
+def assert_solved_as_gtsv(x, a, b, dtype, x_lapack=None):
+    """x solves A x = b (batched dense a) to LAPACK gtsv's accuracy (bounds above)."""
+    eps = np.finfo(dtype).eps
+    x = np.asarray(x, np.float64)
+    assert x.shape == np.shape(b) and np.all(np.isfinite(x))
+    eta = backward_error(a, x, b)
+    assert np.max(eta) <= ETA_BOUND * eps, f"backward error {np.max(eta) / eps:.3g} ε"
+    exact = dense_solve(a, b)
+    kappa = np.linalg.cond(a, np.inf)
+    for ref in (exact,) if x_lapack is None else (exact, np.asarray(x_lapack, np.float64)):
+        err = np.abs(x - ref).max(-1) / np.abs(exact).max(-1)
+        assert np.all(err <= FORWARD_BOUND * kappa * eps), np.max(err / (kappa * eps))
+
+
+def gtsv_swaps(lower, diag, upper):
+    """Row interchanges of LAPACK dgtsv's elimination: a numpy port of its loop."""
+    d, du = np.array(diag, np.float64), np.array(upper, np.float64)
+    swaps = []
+    for i in range(len(d) - 1):
+        swap = abs(d[i]) < abs(lower[i])  # dgtsv: IF( ABS( D(I) ).GE.ABS( DL(I) ) ) no swap
+        if swap:
+            fact = d[i] / lower[i]
+            d[i], d[i + 1], du[i] = lower[i], du[i] - fact * d[i + 1], d[i + 1]
+            if i + 1 < len(du):
+                du[i + 1] = -fact * du[i + 1]
+        else:
+            d[i + 1] -= lower[i] / d[i] * du[i]
+        swaps.append(swap)
+    return swaps
+
+
+def thomas_numpy(lower, diag, upper, rhs):
+    """The Thomas recurrence of `splines_thomas_scan`, in f64 numpy (one system)."""
+    n = len(diag)
+    a = np.concatenate([[0.0], lower])
+    c_p, d_p = np.zeros(n), np.zeros(n)
+    for i in range(n):
+        inv_w = 1 / (diag[i] - a[i] * (c_p[i - 1] if i else 0.0))
+        c_p[i] = (upper[i] if i < n - 1 else 0.0) * inv_w
+        d_p[i] = (rhs[i] - a[i] * (d_p[i - 1] if i else 0.0)) * inv_w
+    x = np.zeros(n)
+    for i in reversed(range(n)):
+        x[i] = d_p[i] - c_p[i] * (x[i + 1] if i < n - 1 else 0.0)
+    return x
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_the_issue_reproducer_is_solved(dtype):
+    # A[0, 0] = 1e-20 is a tiny but nonzero pivot: Thomas returned [0, 1, 2].
+    x = tridiagonal_solve(*(np.asarray(a, dtype) for a in ([1, 1], [1e-20, 1, 1], [1, 1],
+                                                           [1, 2, 3])))  # fmt: skip
+    assert x.dtype == dtype
+    np.testing.assert_allclose(x, [-1.0, 1.0, 2.0], rtol=np.finfo(dtype).eps, atol=0)
+    # The call exactly as the issue wrote it (Python lists).
+    np.testing.assert_allclose(
+        tridiagonal_solve([1, 1], [1e-20, 1, 1], [1, 1], [1, 2, 3]), [-1, 1, 2], rtol=1e-15
+    )
+
+
+def _block_diagonal(systems):
+    """One tridiagonal system holding independent blocks (zero coupling entries)."""
+    zero = np.zeros(systems[0][0].shape[:-1] + (1,), systems[0][0].dtype)
+    lower = np.concatenate(sum(([zero, s[0]] for s in systems), [])[1:], axis=-1)
+    upper = np.concatenate(sum(([s[2], zero] for s in systems), [])[:-1], axis=-1)
+    diag, rhs = (np.concatenate([s[k] for s in systems], axis=-1) for k in (1, 3))
+    return lower, diag, upper, rhs
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_non_dominant_systems_are_solved_as_lapack_gtsv(dtype):
+    rng = np.random.default_rng(47)
+    cases = []
+    # One system (the kernel's one-system unroll: n = 1…4 cover every padding,
+    # and a longer one), a batch (4, 3), and every n = 1…50 as the blocks of
+    # one batched system of length 1275 (zero couplings: the elimination
+    # restarts at each block as for a new system) — one compile, not fifty.
+    for n in (1, 2, 3, 4, 50):
+        cases.append([nondominant_system(rng, (), n, dtype=dtype)])
+    for n in (2, 50):
+        cases.append([nondominant_system(rng, (4, 3), n, dtype=dtype)])
+    cases.append([nondominant_system(rng, (8,), n, dtype=dtype) for n in range(1, 51)])
+    for blocks in cases:
+        system = _block_diagonal(blocks)
+        x, x_lapack = tridiagonal_solve(*system), lapack_solve(*system)
+        assert x.dtype == dtype
+        x, x_lapack = np.asarray(x), np.asarray(x_lapack)  # sliced below: numpy, not jax
+        start = 0
+        for lower, diag, upper, rhs in blocks:
+            block = slice(start, start + diag.shape[-1])
+            start = block.stop
+            assert_solved_as_gtsv(x[..., block], dense(lower, diag, upper), rhs, dtype,
+                                  x_lapack[..., block])  # fmt: skip
+    # The bound tells pivoting from none: Thomas fails it on the same systems.
+    blocks = cases[-1]
+    x = np.asarray(tridiagonal_solve(*_block_diagonal(blocks), pivoting=False), np.float64)
+    eta = np.concatenate(
+        [backward_error(dense(*b[:3]), x[..., sum(range(n)) : sum(range(n + 1))], b[3])
+         for n, b in enumerate(blocks, 1)]
+    )  # fmt: skip
+    assert not np.all(eta <= ETA_BOUND * np.finfo(dtype).eps)  # (a NaN fails too)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_row_interchange_at_every_row(dtype):
+    rng = np.random.default_rng(53)
+    # |lower| = 4 beats every pivot candidate, which stays below 4: dgtsv swaps
+    # at every step.
+    n = 50
+    lower = (4 * rng.choice([-1, 1], (4, 3, n - 1))).astype(dtype)
+    diag, upper = (rng.uniform(-1, 1, (4, 3, m)).astype(dtype) for m in (n, n - 1))
+    rhs = rng.normal(size=(4, 3, n)).astype(dtype)
+    for k in np.ndindex(4, 3):
+        assert all(gtsv_swaps(lower[k], diag[k], upper[k]))
+    x = tridiagonal_solve(lower, diag, upper, rhs)
+    assert_solved_as_gtsv(x, dense(lower, diag, upper), rhs, dtype,
+                          lapack_solve(lower, diag, upper, rhs))  # fmt: skip
+    # One system (the kernel's one-system unroll).
+    x = tridiagonal_solve(lower[0, 0], diag[0, 0], upper[0, 0], rhs[0, 0])
+    assert_solved_as_gtsv(x, dense(lower[0, 0], diag[0, 0], upper[0, 0]), rhs[0, 0], dtype)
+
+
+@pytest.mark.parametrize(
+    "dtype, tiny",
+    [(np.float64, 0.0), (np.float64, 1e-20), (np.float64, 1e-300), (np.float32, 0.0),
+     (np.float32, 1e-20)],
+)  # fmt: skip
+def test_zero_and_tiny_diagonals(dtype, tiny):
+    rng = np.random.default_rng(59)
+    # The whole diagonal is `tiny`: with n even and nonzero off-diagonals A is
+    # nonsingular (det = ∏ −lower_k upper_k over pairs when tiny = 0).
+    n = 50
+    lower, upper = (rng.choice([-1, 1], (4, 3, n - 1)) * rng.uniform(0.5, 2, (4, 3, n - 1))
+                    for _ in range(2))  # fmt: skip
+    diag = np.full((4, 3, n), tiny)
+    rhs = rng.normal(size=(4, 3, n))
+    args = [a.astype(dtype) for a in (lower, diag, upper, rhs)]
+    x = tridiagonal_solve(*args)
+    assert_solved_as_gtsv(x, dense(*args[:3]), args[3], dtype, lapack_solve(*args))
+    # Tiny entries inside an otherwise random system (one system).
+    lower, diag, upper, rhs = nondominant_system(rng, (), 50, dtype=dtype)
+    diag[[0, 17, 49]] = tiny
+    x = tridiagonal_solve(lower, diag, upper, rhs)
+    assert_solved_as_gtsv(x, dense(lower, diag, upper), rhs, dtype,
+                          lapack_solve(lower, diag, upper, rhs))  # fmt: skip
+
+
+def test_no_pivoting_gives_the_thomas_answers():
+    rng = np.random.default_rng(61)
+    # Dominant systems: the Thomas recurrence, to rounding.
+    for n in (1, 4, 50):
+        args = random_system(rng, (), n)
+        x = tridiagonal_solve(*args, pivoting=False)
+        np.testing.assert_allclose(x, thomas_numpy(*args), rtol=1e-14, atol=1e-15)
+    # A non-dominant system whose Thomas pivots are nonzero: still no row
+    # interchange, i.e. the Thomas answer (which differs from the pivoted one).
+    args = nondominant_system(rng, (), 50)
+    x = tridiagonal_solve(*args, pivoting=False)
+    expected = thomas_numpy(*args)
+    assert_rel(x, expected, 1e-10)
+    assert any(gtsv_swaps(*args[:3]))
+    # The issue's reproducer: Thomas' answer is the wrong [0, 1, 2].
+    x = tridiagonal_solve([1, 1], [1e-20, 1, 1], [1, 1], [1, 2, 3], pivoting=False)
+    np.testing.assert_allclose(x, [0.0, 1.0, 2.0], rtol=1e-15, atol=1e-15)
+    np.testing.assert_allclose(x, thomas_numpy([1, 1], [1e-20, 1, 1], [1, 1], [1, 2, 3]),
+                               rtol=1e-15)  # fmt: skip
+
+
+# Singular matrices whose elimination is exact in floating point (small
+# integers): the zero pivot is exactly 0, as LAPACK would report it (info > 0).
+SINGULAR = {
+    "n=1 zero": ([], [0], [], [1]),
+    "zero matrix": ([0, 0], [0, 0, 0], [0, 0], [1, 2, 3]),
+    "zero row": ([1, 0, 2], [3, 0, 1, 2], [1, 0, 1], [1, 2, 3, 4]),
+    "zero column": ([1, 2, 0], [3, 1, 0, 2], [1, 0, 1], [1, 2, 3, 4]),
+    "zero diagonal, odd n": ([1, -2, 3, 1], [0, 0, 0, 0, 0], [2, 1, -1, 3], [1, 2, 3, 4, 5]),
+    "equal rows": ([1, 1, 3], [1, 2, 2, 1], [2, 0, 1], [1, 1, 1, 1]),
+    "last two rows parallel": ([1, 0, 1], [3, 1, 2, 2], [1, 4, 4], [1, 2, 3, 4]),
+    "parallel rows, swapped": ([2, 1], [1, 2, 1], [1, 0], [1, 0, 1]),
+}
+
+
+@pytest.mark.parametrize("pivoting", [True, False])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("name", list(SINGULAR))
+def test_singular_matrices_give_non_finite_output(name, dtype, pivoting):
+    args = [np.asarray(a, dtype) for a in SINGULAR[name]]
+    assert abs(np.linalg.det(dense(*args[:3]))) == 0
+    x = tridiagonal_solve(*args, pivoting=pivoting)
+    assert not np.all(np.isfinite(x)), x
+
+
+@pytest.mark.parametrize("kind", ["tridiagonal", "cyclic"])
+def test_check_grads_pivoted_non_dominant(kind):
+    solve, make_dense, cyclic = SOLVES[kind]
+    rng = np.random.default_rng(67)
+    n = 3 if cyclic else 4
+    args = list(nondominant_system(rng, (), n, cyclic=cyclic))
+    args[1] = 0.1 * args[1]  # small diagonal: the pivoted path swaps rows
+    if cyclic:
+        args[1][0] = 0.0  # γ's sign flips across diag[0] = 0; x does not care
+    else:
+        assert any(gtsv_swaps(*args[:3]))
+        args[3] = rng.normal(size=(2, n))
+    assert np.linalg.cond(make_dense(*args[:3])) < 100
+    fun = JITTED[kind] if cyclic else solve
+    check_grads(fun, args, order=2, modes=("fwd", "rev"))
+
+
+def test_transpose_of_a_pivoted_solve():
+    rng = np.random.default_rng(71)
+    lower, diag, upper, rhs = nondominant_system(rng, (), 7)
+    diag = 0.1 * diag
+    a = dense(lower, diag, upper)
+    assert any(gtsv_swaps(lower, diag, upper)) and any(gtsv_swaps(upper, diag, lower))
+    for pivoting in (True, False):
+        solve = lambda b, p=pivoting: tridiagonal_solve(lower, diag, upper, b, pivoting=p)  # noqa: E731
+        (rhs_bar,) = jax.linear_transpose(solve, rhs)(rhs)
+        if pivoting:
+            assert_solved_as_gtsv(rhs_bar, a.T, rhs, np.float64)
+        else:  # Thomas on Aᵀ: the same recurrence with the bands swapped
+            assert_rel(rhs_bar, thomas_numpy(upper, diag, lower, rhs), 1e-10)
+
+
+def _solve_eqns(jaxpr):
+    jaxpr = getattr(jaxpr, "jaxpr", jaxpr)
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name == PRIMITIVE:
+            yield eqn
+        for sub in jax.extend.core.jaxprs_in_params(eqn.params):
+            yield from _solve_eqns(sub)
+
+
+@pytest.mark.parametrize("pivoting", [True, False])
+@pytest.mark.parametrize("kind", ["tridiagonal", "cyclic"])
+def test_rules_keep_the_pivoting_setting(kind, pivoting):
+    # JVP, transpose and batching bind the primitive with the caller's setting.
+    solve, _, cyclic = SOLVES[kind]
+    args = random_system(np.random.default_rng(73), (3,), 5, cyclic=cyclic)
+
+    def loss(*a):
+        return jnp.sum(solve(*a, pivoting=pivoting) ** 2)
+
+    programs = [
+        jax.make_jaxpr(jax.vmap(jax.grad(loss, argnums=(0, 1, 2, 3))))(*args),
+        jax.make_jaxpr(jax.jacfwd(jax.grad(loss, argnums=1)))(*args),
+    ]
+    for jaxpr in programs:
+        eqns = list(_solve_eqns(jaxpr))
+        assert len(eqns) >= 2
+        assert all(eqn.params == {"pivoting": pivoting} for eqn in eqns)
+
+
+@pytest.mark.parametrize("pivoting", [True, False])
+@pytest.mark.parametrize("in_axes", IN_AXES, ids=str)
+def test_vmap_with_pivoting_either_way(in_axes, pivoting):
+    rng = np.random.default_rng(79)
+    make = nondominant_system if pivoting else random_system
+    base = make(rng, (3, 2), 6)  # size-3 vmapped axis, then a broadcast batch of 2
+    args = [a[0] if ax is None else np.moveaxis(a, 0, ax if ax >= 0 else a.ndim + ax)
+            for a, ax in zip(base, in_axes)]  # fmt: skip
+    solve = functools.partial(tridiagonal_solve, pivoting=pivoting)
+    out = jax.vmap(solve, in_axes=in_axes)(*args)
+    # The reference: every argument with its mapped axis in front, solved densely.
+    front = [a if ax is None else np.moveaxis(a, ax, 0) for a, ax in zip(args, in_axes)]
+    a = dense(*front[:3])
+    if pivoting:
+        rhs = np.broadcast_to(front[3], (3, 2, 6))
+        assert_solved_as_gtsv(out, np.broadcast_to(a, (3, 2, 6, 6)), rhs, np.float64)
+    else:
+        assert_rel(out, dense_solve(a, front[3]), 1e-12)
+    jaxpr = jax.make_jaxpr(jax.vmap(solve, in_axes=in_axes))(*args)
+    (eqn,) = list(_solve_eqns(jaxpr))
+    assert eqn.params == {"pivoting": pivoting}
+    assert 3 in eqn.outvars[0].aval.shape
+
+
+@pytest.mark.parametrize("kind", ["tridiagonal", "cyclic"])
+@pytest.mark.parametrize("bad", [1, 0, None, "yes", np.True_, jnp.asarray(True)], ids=repr)
+def test_pivoting_must_be_a_python_bool(kind, bad):
+    solve, _, cyclic = SOLVES[kind]
+    args = random_system(np.random.default_rng(0), (), 4, cyclic=cyclic)
+    with pytest.raises(TypeError, match="`pivoting`"):
+        solve(*args, pivoting=bad)
+    # Nor a traced value: the setting picks the compiled kernel.
+    with pytest.raises(TypeError, match="`pivoting`"):
+        jax.jit(lambda p: solve(*args, pivoting=p))(True)
+
+
+# ------------------------------------------------ cyclic, not dominant --
+
+
+@pytest.mark.parametrize("pivoting", [True, False])
+def test_cyclic_zero_diag0_is_solved(pivoting):
+    # Nonsingular, diag[0] = 0: γ = −diag[0] used to divide by zero here.
+    args = [np.ones(3), np.array([0.0, 3, 3]), np.ones(3), np.array([1.0, 2.0, 3.0])]
+    a = dense_cyclic(*args[:3])
+    x = cyclic_tridiagonal_solve(*args, pivoting=pivoting)
+    np.testing.assert_allclose(x, np.linalg.solve(a, args[3]), rtol=1e-14, atol=1e-15)
+    # diag[0] = 0 and both corners 0 (γ = −1), in f32 too.
+    args = [np.array([0.0, 1, 2, 1]), np.array([0.0, 3, 3, 4]), np.array([1.0, 1, 1, 0]),
+            np.array([1.0, 2, 3, 4])]  # fmt: skip
+    for dtype, rel in ((np.float64, 1e-14), (np.float32, 1e-6)):
+        x = cyclic_tridiagonal_solve(*(v.astype(dtype) for v in args), pivoting=pivoting)
+        assert x.dtype == dtype
+        assert_rel(x, np.linalg.solve(dense_cyclic(*args[:3]), args[3]), rel)
+
+
+def _cyclic_t(lower, diag, upper):
+    """T = A − u vᵀ for the documented γ (`_cyclic`'s docstring), densely."""
+    alpha, beta, d0 = upper[..., -1], lower[..., 0], diag[..., 0]
+    m = np.maximum(np.abs(d0), np.maximum(np.abs(alpha), np.abs(beta)))
+    gamma = np.where(m == 0, -1.0, -np.where(d0 < 0, -1.0, 1.0) * m)
+    t = dense_cyclic(lower, diag, upper)
+    t[..., 0, 0] -= gamma
+    t[..., -1, -1] -= alpha * beta / gamma
+    t[..., 0, -1] -= beta  # the corners leave (for n = 2 they had added up)
+    t[..., -1, 0] -= alpha
+    return t
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_cyclic_non_dominant_matches_dense(dtype):
+    rng = np.random.default_rng(83)
+    eps = np.finfo(dtype).eps
+    for n in (2, 3, 20):
+        args = nondominant_system(rng, (200,), n, cyclic=True, dtype=dtype)
+        args[1][:50, 0] = 0  # a quarter with diag[0] = 0
+        x = np.asarray(JITTED["cyclic"](*args), np.float64)
+        assert np.all(np.isfinite(x))
+        a, t = dense_cyclic(*args[:3]), _cyclic_t(*args[:3])
+        # Sherman–Morrison solves with T, not A: it is as accurate as the pivoted
+        # tridiagonal solve when T is no worse conditioned than A, and loses
+        # accuracy with κ(T) otherwise (on 2000 random systems per n: error
+        # ≤ 1 ε·max(κ(A), κ(T)) but up to ~130 ε·κ(A)).  Bound as above, with
+        # max(κ(A), κ(T)) for κ(A).
+        kappa = np.maximum(np.linalg.cond(a, np.inf), np.linalg.cond(t, np.inf))
+        exact = dense_solve(a, args[3])
+        err = np.abs(x - exact).max(-1) / np.abs(exact).max(-1)
+        assert np.all(err <= FORWARD_BOUND * kappa * eps), np.max(err / (kappa * eps))
+        # Where T is no worse conditioned than A (about half of these random
+        # matrices), the backward error is gtsv's.
+        good = np.linalg.cond(t, np.inf) <= np.linalg.cond(a, np.inf)
+        assert np.mean(good) > 0.25
+        assert np.max(backward_error(a[good], x[good], args[3][good])) <= ETA_BOUND * eps

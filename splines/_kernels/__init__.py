@@ -1,16 +1,33 @@
 """Kernels behind `tridiagonal_solve_p`, chosen per platform at lowering time.
 
 Each kernel has the signature ``kernel(lower, diag, upper, rhs) -> x`` with the
-primitive's (already broadcast) operand shapes.  A platform without an entry
-uses `DEFAULT_KERNEL`.
+primitive's (already broadcast) operand shapes.  A platform has two: ``thomas``
+(no pivoting, for `pivoting=False`) and ``pivoting`` (partial pivoting as
+LAPACK gtsv, for `pivoting=True`).  A platform without an entry in
+`PLATFORM_KERNELS` uses `DEFAULT_KERNELS`.
 """
 
+from typing import Callable, NamedTuple
+
+from .gtsv_scan import splines_gtsv_scan
 from .thomas_scan import splines_thomas_scan
 
-DEFAULT_KERNEL = splines_thomas_scan
 
-# Platform name (as in `jax.devices()[0].platform`) → kernel.  A faster
+class SolveKernels(NamedTuple):
+    thomas: Callable  # no pivoting
+    pivoting: Callable  # partial pivoting (row interchanges as LAPACK gtsv)
+
+    def pick(self, pivoting: bool) -> Callable:
+        return self.pivoting if pivoting else self.thomas
+
+
+DEFAULT_KERNELS = SolveKernels(thomas=splines_thomas_scan, pivoting=splines_gtsv_scan)
+
+# Platform name (as in `jax.devices()[0].platform`) → its kernels.  A faster
 # one-kernel GPU solve (DESIGN.md §3) registers here under "cuda"/"rocm".
-PLATFORM_KERNELS = {"cpu": splines_thomas_scan}
+PLATFORM_KERNELS = {"cpu": DEFAULT_KERNELS}
 
-__all__ = ["DEFAULT_KERNEL", "PLATFORM_KERNELS", "splines_thomas_scan"]
+__all__ = [
+    "DEFAULT_KERNELS", "PLATFORM_KERNELS", "SolveKernels", "splines_gtsv_scan",
+    "splines_thomas_scan",
+]  # fmt: skip

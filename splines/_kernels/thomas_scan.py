@@ -12,11 +12,11 @@ zero pivot gives inf/NaN rather than a plausible number.  The scan carries one
 value per system, so a batch of B systems costs n steps of B-wide vector work.
 """
 
-import math
-
 import jax
 import jax.numpy as jnp
 from jax import lax
+
+from . import _lanes
 
 # Unroll factor of both sweeps, measured on CPU (benchmarks/bench_tridiagonal.py
 # sweep).  One system: 4 is best — XLA:CPU then compiles each loop into one
@@ -39,24 +39,10 @@ def splines_thomas_scan(lower, diag, upper, rhs):
     that callers and tests can recognise in the compiled program.
     """
     batch, n = rhs.shape[:-1], rhs.shape[-1]
-    zero = jnp.zeros(batch + (1,), rhs.dtype)
-    lanes = math.prod(batch)
-    unroll = unroll_for(lanes)
-    # System axis first, batch flattened into lanes: (n, B).  Rows past n are
-    # decoupled identity rows (a = c = d = 0, b = 1, so x = 0) that make the
-    # length a multiple of the unroll: a scan with a remainder is not compiled
-    # into one native call by XLA:CPU and costs ~50 µs more per solve.
-    pad = -n % unroll
-    rows = [
-        jnp.pad(jnp.reshape(jnp.moveaxis(v, -1, 0), (n, lanes)), ((0, pad), (0, 0)),
-                constant_values=fill)
-        for v, fill in (
-            (jnp.concatenate([zero, lower], axis=-1), 0),
-            (diag, 1),
-            (jnp.concatenate([upper, zero], axis=-1), 0),
-            (rhs, 0),
-        )
-    ]  # fmt: skip
+    unroll = unroll_for(_lanes.lanes(batch))
+    # (N, B) rows with identity padding to a multiple of the unroll (`_lanes`).
+    rows = _lanes.to_lanes(lower, diag, upper, rhs, unroll)
+    lanes = rows[0].shape[1]
 
     def forward(carry, row):
         c_prev, d_prev = carry
@@ -74,4 +60,4 @@ def splines_thomas_scan(lower, diag, upper, rhs):
         return x, x
 
     _, x = lax.scan(backward, init[0], (c_p, d_p), reverse=True, unroll=unroll)
-    return jnp.moveaxis(jnp.reshape(x[:n], (n,) + batch), 0, -1)
+    return _lanes.from_lanes(x, batch, n)

@@ -1,0 +1,47 @@
+"""The layout both scan kernels share: rows along the scan, systems in lanes.
+
+A kernel receives ``lower``/``upper`` of shape ``(..., n-1)`` and ``diag``/``rhs``
+of shape ``(..., n)``.  `to_lanes` turns them into four ``(N, B)`` arrays — row
+``i`` of every system at index ``i``, the ``B = prod(batch)`` systems side by
+side as the lanes of one scan — with the bands aligned to the row they sit in:
+
+    a_i = A[i, i-1] (a_0 = 0),   b_i = A[i, i],   c_i = A[i, i+1] (c_{n-1} = 0),   d_i = rhs_i.
+
+Rows ``n … N-1`` are decoupled identity rows (a = c = d = 0, b = 1, so x = 0)
+that make N a multiple of the scan's unroll factor: a scan whose length is not
+a multiple of its unroll is not compiled by XLA:CPU into one native call and
+costs ~50 µs more per solve.  The end rows and the padding are built by
+concatenation and `jnp.pad`, never by a scatter (`.at[].set`), which also
+stops XLA:CPU from compiling the scan that way (DESIGN.md §2).
+"""
+
+import math
+
+import jax.numpy as jnp
+
+
+def lanes(batch: tuple[int, ...]) -> int:
+    """Number of independent systems (scan lanes) for a leading shape."""
+    return math.prod(batch)
+
+
+def to_lanes(lower, diag, upper, rhs, unroll: int):
+    """``(a, b, c, d)``, each ``(N, B)`` with N = n rounded up to a multiple of ``unroll``."""
+    batch, n = rhs.shape[:-1], rhs.shape[-1]
+    zero = jnp.zeros(batch + (1,), rhs.dtype)
+    pad = -n % unroll
+    return tuple(
+        jnp.pad(jnp.reshape(jnp.moveaxis(v, -1, 0), (n, lanes(batch))), ((0, pad), (0, 0)),
+                constant_values=fill)
+        for v, fill in (
+            (jnp.concatenate([zero, lower], axis=-1), 0),
+            (diag, 1),
+            (jnp.concatenate([upper, zero], axis=-1), 0),
+            (rhs, 0),
+        )
+    )  # fmt: skip
+
+
+def from_lanes(x, batch: tuple[int, ...], n: int):
+    """The first n rows of an ``(N, B)`` solution, back in the ``(*batch, n)`` layout."""
+    return jnp.moveaxis(jnp.reshape(x[:n], (n,) + batch), 0, -1)

@@ -1,0 +1,109 @@
+"""Gaussian elimination with partial pivoting (as LAPACK ``dgtsv``) as two `lax.scan` sweeps.
+
+Rows ``a_i x_{i-1} + b_i x_i + c_i x_{i+1} = d_i`` in the layout of `_lanes`
+(``a_0 = c_{n-1} = 0``; independent systems in lanes; identity rows pad the
+length N to a multiple of the unroll).
+
+Forward sweep.  Before step i, the rows above have been reduced so that one
+row in two unknowns is left over, the *current* row ``p x_{i-1} + q x_i = r``;
+step i reads original row i.  Of the two, the row with the larger
+``|coefficient of x_{i-1}|`` is the pivot row; on a tie the current row stays
+(dgtsv's ``IF( ABS( D( I ) ).GE.ABS( DL( I ) ) )``):
+
+    swap                  = |p| < |a_i|
+    pivot (P0, P1, P2, PR) = swap ? (a_i, b_i, c_i, d_i) : (p, q, 0, r)
+    other (O0, O1, O2, OR) = swap ? (p, q, 0, r)         : (a_i, b_i, c_i, d_i)
+
+The pivot row is row i-1 of U (upper triangular, two superdiagonals), stored
+divided by its pivot, ``x_{i-1} + s1 x_i + s2 x_{i+1} = t``:
+
+    s1 = P1 / P0,   s2 = P2 / P0,   t = PR / P0         (one reciprocal 1/P0)
+
+and x_{i-1} leaves the other row (multiplier ``O0 / P0``, at most 1 in
+magnitude: partial pivoting's growth bound), giving the next current row
+
+    p' = O1 − O0 s1,   q' = O2 − O0 s2,   r' = OR − O0 t.
+
+The sweep starts from a fictitious current row ``1·x_{-1} + 0·x_0 = 0``: as
+a_0 = 0, step 0 never swaps, emits it as U's row −1 (s1 = s2 = t = 0) and
+leaves original row 0 as the current row.  So step i emits U's row i−1, and
+the final carry is U's last row ``p x_{N-1} = r`` (its q multiplies x_N,
+which does not exist: c_{N-1} = 0 makes it 0).
+
+Backward sweep (x_N = x_{N+1} = 0 beyond the end):
+
+    x_{N-1} = r / p,    x_i = t_i − s1_i x_{i+1} − s2_i x_{i+2}    (i = N-2 … −1).
+
+Branch-free: the pivot, the multiplier's numerator and the rows are picked by
+`jnp.where` selects, and the one division is by the chosen pivot
+(``1 / where(swap, a_i, p)``), so an unchosen candidate is never divided by.
+Terms known to be 0 (P2 without a swap, O2 with one) are not computed.
+In exact arithmetic A is singular exactly when some pivot P0 is 0 (both
+candidates for it are 0); then 1/P0 = inf makes that row's t non-finite and
+with it the solution: inf/NaN, never a plausible number.  (A pivot below the
+smallest normal number, ~2e-308 in f64 / ~1e-38 in f32, may also overflow
+its reciprocal where dgtsv's division would not.)
+"""
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from . import _lanes
+
+# Unroll factor of both sweeps, measured on CPU (benchmarks/bench_tridiagonal.py
+# sweep, results/tridiagonal_cpu_unroll_sweep.json; 2-core AMD EPYC VM, jax 0.10.2;
+# two runs).  One system, n=1e5: 2 is best (f32 2.1–2.5 ms, f64 2.7–3.3 ms); 1 is
+# 8–33% slower, and from 4 on XLA:CPU no longer compiles the forward loop into one
+# native call (the body is larger than Thomas'), ~15x slower.  A batch
+# (1000 × n=256): 1 is best (f32 4.6–5.8 ms, f64 6.9–7.1 ms), 2 is 0–11% slower.
+_UNROLL_ONE_SYSTEM = 2
+_UNROLL_BATCH = 1
+
+
+def unroll_for(lanes: int) -> int:
+    return _UNROLL_ONE_SYSTEM if lanes == 1 else _UNROLL_BATCH
+
+
+@jax.jit
+def splines_gtsv_scan(lower, diag, upper, rhs):
+    """Solve ``(..., n)`` systems with partial pivoting; ``lower``/``upper`` ``(..., n-1)``.
+
+    All four arguments share their leading (batch) shape.  Wrapped in its own
+    `jax.jit` so that its lowering is one named function (`splines_gtsv_scan`)
+    that callers and tests can recognise in the compiled program.
+    """
+    batch, n = rhs.shape[:-1], rhs.shape[-1]
+    unroll = unroll_for(_lanes.lanes(batch))
+    rows = _lanes.to_lanes(lower, diag, upper, rhs, unroll)
+    lanes = rows[0].shape[1]
+    zero = jnp.zeros(lanes, rhs.dtype)
+
+    def forward(current, row):
+        p, q, r = current
+        a, b, c, d = row
+        swap = jnp.abs(p) < jnp.abs(a)
+        inv = 1 / jnp.where(swap, a, p)  # 1 / P0
+        o0 = jnp.where(swap, p, a)
+        s1 = jnp.where(swap, b, q) * inv
+        s2 = jnp.where(swap, c * inv, 0)  # P2 = 0 without a swap
+        t = jnp.where(swap, d, r) * inv
+        p_new = jnp.where(swap, q, b) - o0 * s1
+        q_new = jnp.where(swap, -p * s2, c)  # O2 = 0 with a swap, s2 = 0 without
+        r_new = jnp.where(swap, r, d) - o0 * t
+        return (p_new, q_new, r_new), (s1, s2, t)
+
+    init = (jnp.ones(lanes, rhs.dtype), zero, zero)
+    (p, _, r), u_rows = lax.scan(forward, init, rows, unroll=unroll)
+    x_last = r / p
+
+    def backward(x_next, u_row):
+        x1, x2 = x_next
+        s1, s2, t = u_row
+        x = t - s1 * x1 - s2 * x2
+        return (x, x1), x
+
+    # xs[k] = x_{k-1}: the scan's rows are U's rows −1 … N-2.
+    _, xs = lax.scan(backward, (x_last, zero), u_rows, reverse=True, unroll=unroll)
+    x = jnp.concatenate([xs[1:], x_last[None]])
+    return _lanes.from_lanes(x, batch, n)

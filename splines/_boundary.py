@@ -66,20 +66,6 @@ def parse_bc_type(bc_type: Any, periodic: bool) -> EndConditions:
     return EndConditions((k0, k1), (v0, v1))
 
 
-def in_unit_coordinate(ends: EndConditions, length) -> EndConditions:
-    """Derivative values w.r.t. ``u = (x - x_0) / length``: the k-th derivative × lengthᵏ.
-
-    The fit runs in ``u`` (see `_fit`), where widths and slopes are O(1);
-    multiplying twice instead of by ``length**2`` keeps the product
-    representable whenever the result is.
-    """
-    values = tuple(
-        v * length if k == 1 else v * length * length if k == 2 else v
-        for k, v in zip(ends.kinds, ends.values)
-    )
-    return EndConditions(ends.kinds, values)
-
-
 class Extrapolation(NamedTuple):
     """``extend``: static; ``fill``: (below, above) values used when not extending."""
 

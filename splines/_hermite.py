@@ -13,9 +13,9 @@ powers, scipy's ``PPoly`` layout, the cubic term is Δf/h³).  The 1/hᵏ of a
 derivative is applied at evaluation, one division at a time, so the result
 is representable whenever the true derivative is.
 
-Cubic Hermite data — values y, slopes σ in the fit's unit coordinate (see
-`_fit`) and a cell of unit-coordinate width ĥ — give, with the slopes scaled
-to the cell ``S_0 = σ_j ĥ_j``, ``S_1 = σ_{j+1} ĥ_j`` and ``Δ = y_{j+1} − y_j``:
+Cubic Hermite data — values y, slopes s = dy/dx, cell width h — give, with
+the slopes scaled to the cell ``S_0 = s_j h_j``, ``S_1 = s_{j+1} h_j`` (O(|f|))
+and ``Δ = y_{j+1} − y_j``:
 
     c_0 = y_j,   c_1 = S_0,   c_2 = 3Δ − 2 S_0 − S_1,   c_3 = S_0 + S_1 − 2Δ.
 

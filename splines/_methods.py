@@ -7,8 +7,7 @@ from ._slopes import cubic2_slopes
 
 
 class Method(NamedTuple):
-    # Widths and slopes are in the fit's unit coordinate u = (x - x_0) / span.
-    slopes: Optional[Callable]  # (widths, fp, ends) -> knot slopes, or None
+    slopes: Optional[Callable]  # (widths, fp, ends) -> knot slopes dy/dx, or None
     pieces: Callable  # (xp, widths, fp, slopes) -> (breaks, local coefficients)
     right_closed: bool = False  # a point on a break takes the piece on its left
 

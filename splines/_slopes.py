@@ -35,10 +35,11 @@ from ._tridiagonal import tridiagonal_solve
 def cubic2_slopes(h, fp, ends: EndConditions):
     """Slopes ``(n, k)`` at the knots for cell widths ``h (n-1,)`` and values ``fp (n, k)``.
 
-    The fit passes widths in its unit coordinate (they sum to 1, see `_fit`),
-    and ``ends.values`` (arrays of shape ``(k,)``) in the same coordinate; the
-    equations are the same in any coordinate.  For periodic ends the last
-    knot closes the period (``fp[-1] == fp[0]``).
+    ``ends.values`` hold arrays of shape ``(k,)``.  For periodic ends the last
+    knot closes the period (``fp[-1] == fp[0]``).  Scale-free: every product
+    of widths and secants is formed as ``h · (h · m)`` — a value times a
+    width ratio — never as ``h² · m``, which over- or underflows f32 at spans
+    beyond about 1e±13.
     """
     secant = (jnp.diff(fp, axis=0) / h[:, None]).T  # (k, n-1)
     if ends.kinds[0] == PERIODIC:
@@ -119,20 +120,26 @@ def _derivative_row(kind, value, h_end, m_end, sign):
 def _not_a_knot_row(h_out, h_in, m_out, m_in):
     """(diagonal, rhs) of the row next to a not-a-knot end, reduced to dominance."""
     d = h_out + h_in
-    return d, (h_in**2 * m_out + h_out * (2 * h_out + 3 * h_in) * m_in) / d
+    return d, (h_in * (h_in * m_out) + (2 * h_out + 3 * h_in) * (h_out * m_in)) / d
 
 
 def _not_a_knot_end(h_out, h_in, m_out, m_in, s_in):
     """The eliminated end slope: s_end = (b_end − d s_in) / h_in."""
     d = h_out + h_in
-    b_end = ((h_out + 2 * d) * h_in * m_out + h_out**2 * m_in) / d
+    b_end = ((h_out + 2 * d) * (h_in * m_out) + h_out * (h_out * m_in)) / d
     return (b_end - d * s_in) / h_in
 
 
 def _parabola_slopes(h, m):
-    """Three knots, not-a-knot at both ends: the parabola through the points."""
-    q = (m[:, 1] - m[:, 0]) / (h[0] + h[1])  # second divided difference
-    return jnp.stack([m[:, 0] - q * h[0], m[:, 0] + q * h[0], m[:, 0] + q * (h[0] + 2 * h[1])], -1)
+    """Three knots, not-a-knot at both ends: the parabola through the points.
+
+    With q = (m_1 − m_0)/(h_0 + h_1) the second divided difference, the slopes
+    are m_0 − q h_0, m_0 + q h_0, m_0 + q (h_0 + 2 h_1); q alone can overflow
+    (f/h²), so each is formed as m_0 + (m_1 − m_0) · (a width ratio).
+    """
+    dm, d = m[:, 1] - m[:, 0], h[0] + h[1]
+    ratios = (-h[0] / d, h[0] / d, (h[0] + 2 * h[1]) / d)
+    return jnp.stack([m[:, 0] + dm * r for r in ratios], -1)
 
 
 def _periodic_slopes(h, m):

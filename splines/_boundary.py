@@ -91,8 +91,8 @@ def parse_extrap(extrap: Any, periodic: bool, dtype) -> Extrapolation:
         fill = tuple(extrap) if isinstance(extrap, (tuple, list)) else (extrap, extrap)
         if len(fill) != 2 or not all(_is_scalar(f) for f in fill):
             raise ValueError(
-                f"`extrap`={extrap!r} must be a bool, a real scalar, or a pair of real "
-                "scalars (below, above)."
+                f"`extrap`={extrap!r} must be a bool, a scalar, or a pair of scalars "
+                "(below, above); complex fills need complex `fp`."
             )
         extend = False
     return Extrapolation(extend, tuple(value_as_dtype(f, dtype, "extrap") for f in fill))
@@ -101,7 +101,5 @@ def parse_extrap(extrap: Any, periodic: bool, dtype) -> Extrapolation:
 def _is_scalar(value: Any) -> bool:
     dtype = getattr(value, "dtype", None)
     if dtype is None:
-        return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
-            value, bool
-        )
+        return isinstance(value, (int, float, complex, np.number)) and not isinstance(value, bool)
     return jnp.ndim(value) == 0 and jnp.issubdtype(dtype, np.number) and dtype != np.bool_

@@ -25,8 +25,14 @@ def promote_inexact(*arrays):
 
 
 def data_dtypes(xp, fp):
-    """``(real, value)`` dtypes of a fit: knots and period use ``real``, values ``value``."""
+    """``(real, value)`` dtypes of a fit: knots and period use ``real``, values ``value``.
+
+    Half precision (f16, bf16) computes in float32: the fit's intermediates
+    would overflow where the answer does not.
+    """
     value = result_type(xp, fp)
+    if jnp.finfo(value).bits < 32:  # f16/bf16 overflow inside the fit: use f32
+        value = jnp.promote_types(value, np.float32)
     return jnp.finfo(value).dtype, value
 
 
@@ -66,9 +72,10 @@ def _type_key(value):
 
 
 def _kind(value) -> str:
-    """numpy's dtype kind of a value ('f', 'c', 'i', 'b', 'U', 'O', …)."""
+    """numpy's dtype kind of a value ('f', 'c', 'i', 'b', 'U', 'O', …); bfloat16 is 'f'."""
     dtype = getattr(value, "dtype", None)
-    return np.dtype(dtype).kind if dtype is not None else np.asarray(value).dtype.kind
+    dtype = np.dtype(dtype) if dtype is not None else np.asarray(value).dtype
+    return "f" if jnp.issubdtype(dtype, jnp.floating) else dtype.kind
 
 
 def as_dtype(value, dtype):

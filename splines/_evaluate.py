@@ -52,8 +52,10 @@ def evaluate(x, breaks, coefficients, fill, spec: EvalSpec):
     width = (breaks[j + 1] - breaks[j])[:, None]
     out = horner(coefficients[j], (x[:, None] - breaks[j][:, None]) / width, spec.derivative)
     degree = coefficients.shape[-1] - 1
-    for _ in range(min(spec.derivative, degree)):
-        out = out / width  # d/dx = (d/dt) / h, one division at a time: no overflow
+    if spec.derivative:  # d/dx = (d/dt) / h, one factor at a time: no overflow
+        inverse = 1 / width  # (XLA folds (a / h) / h into a / h², which would)
+        for _ in range(min(spec.derivative, degree)):
+            out = out * inverse
     if spec.derivative >= degree:  # no t left: keep invalid data's NaN in d/dx too
         out = out + _zero_carrying_nan(x, breaks[j])[:, None]
     if not (spec.extend or spec.periodic):

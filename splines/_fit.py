@@ -7,9 +7,11 @@ concrete, and returns a hashable `FitSpec` plus the `FitArgs` arrays.  `fit`
 is traceable and free of host callbacks and data-dependent control flow.
 
 Scale-free: slopes are in x units, but every product in their equations is
-ordered so that it is a value-sized quantity (``h · (h · m)``, never ``h² · m``),
-and the stored pieces are in local coordinates (`_hermite`), so nothing
-overflows or flushes to zero for knot spans from 1e-30 to 1e30 in f32.  (A
+ordered so that it is a value-sized quantity (``(h · m) · (h / d)``, never
+``h² · m``), and the stored pieces are in local coordinates (`_hermite`), so
+nothing overflows or flushes to zero for knot spans from 1e-30 to 1e30 in f32.
+The one scale that must be representable is that of the slopes, max |Δy| / h
+(values of 1e30 on a span of 1e-30 are not, in f32).  (A
 global rescaling to a unit coordinate does the same but costs ~30 µs per fit
 on XLA:CPU at n = 64: the scale is one scalar that every width waits for.)
 """
@@ -20,7 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ._boundary import PERIODIC, EndConditions, parse_bc_type
-from ._dtypes import as_dtype, check_real, data_dtypes, value_as_dtype
+from ._dtypes import as_dtype, check_real, data_dtypes, result_type, value_as_dtype
 from ._layout import column_values, normalize_axis, to_columns
 from ._methods import Method, get_method
 from ._periodic import fit_periodic
@@ -32,6 +34,7 @@ from ._validate import (
     check_within_period_eagerly,
     ends_match,
     is_concrete,
+    knot_eps,
     knots_are_valid,
     poison,
 )
@@ -47,6 +50,7 @@ class FitSpec(NamedTuple):
     # With a period: whether xp ends with xp[0] + period; None when the knots or
     # the period are traced and the program decides by the data (`_periodic`).
     closes_period: Optional[bool]
+    knot_eps: float  # the knots' precision, for the closing tolerance
 
     @property
     def periodic(self) -> bool:
@@ -93,18 +97,21 @@ def prepare_fit(xp, fp, method, bc_type, period, axis) -> tuple:
     ends = parse_bc_type(bc_type, periodic=period is not None)
     column_shape = jnp.shape(fp)[:axis] + jnp.shape(fp)[axis + 1 :]
     real, value = data_dtypes(xp, fp)
+    eps = knot_eps(result_type(xp), real)
     args = FitArgs(
         as_dtype(xp, real),
         as_dtype(fp, value),
         tuple(_bc_value(v, column_shape, value) for v in ends.values),
         None if period is None else as_dtype(period, real),
     )
-    closes = _check_data_eagerly(args, ends.kinds, axis)
-    return FitSpec(method, ends.kinds, axis, column_shape, closes), args
+    closes = _check_data_eagerly(args, ends.kinds, axis, eps)
+    return FitSpec(method, ends.kinds, axis, column_shape, closes, eps), args
 
 
 def _bc_value(value, column_shape: tuple, dtype):
     value = value_as_dtype(value, dtype, "bc_type")
+    if is_concrete(value) and not np.all(np.isfinite(value)):
+        raise ValueError(f"boundary values in `bc_type` must be finite; got {value}.")
     if not _broadcasts_to(jnp.shape(value), column_shape):
         raise ValueError(
             f"boundary value of shape {jnp.shape(value)} in `bc_type` does not "
@@ -120,7 +127,7 @@ def _broadcasts_to(shape: tuple, target: tuple) -> bool:
         return False
 
 
-def _check_data_eagerly(args: FitArgs, kinds, axis) -> Optional[bool]:
+def _check_data_eagerly(args: FitArgs, kinds, axis, eps) -> Optional[bool]:
     """Raise on bad concrete data (in numpy); say whether the knots close the period."""
     xp, fp, _, period = args
     if is_concrete(xp):
@@ -134,10 +141,10 @@ def _check_data_eagerly(args: FitArgs, kinds, axis) -> Optional[bool]:
         if xp.shape[0] == 1:
             closes = False  # one knot cannot close a positive period
         elif is_concrete(xp, period):
-            closes = check_within_period_eagerly(np.asarray(xp), np.asarray(period))
+            closes = check_within_period_eagerly(np.asarray(xp), np.asarray(period), eps)
     if kinds[0] == PERIODIC and (period is None or closes) and is_concrete(fp):
         values, _ = to_columns(np.asarray(fp), axis, np)
-        check_ends_match_eagerly(values, "a periodic spline")
+        check_ends_match_eagerly(values, "a periodic spline", eps)
     return closes
 
 
@@ -163,12 +170,12 @@ def fit(args: FitArgs, spec: FitSpec):
 
     if period is not None:
         breaks, coefficients, valid = fit_periodic(
-            pieces, xp, values, period, spec.closes_period
+            pieces, xp, values, period, spec.closes_period, spec.knot_eps
         )
     else:
         valid = knots_are_valid(xp)
         if spec.periodic:  # bc_type="periodic": the last knot closes the period
-            valid = valid & jnp.all(ends_match(values))
+            valid = valid & jnp.all(ends_match(values, spec.knot_eps))
             values = jnp.concatenate([values[:-1], values[:1]])
         breaks, coefficients = pieces(xp, values)
     factor = poison(valid)

@@ -26,31 +26,36 @@ from ._hermite import split_last_piece
 from ._validate import closes_period, ends_match, knots_are_valid
 
 
-def fit_periodic(pieces, xp, values, period, closes):
+def fit_periodic(pieces, xp, values, period, closes, eps):
     """``(breaks, coefficients, valid)`` of the periodic fit.
 
     ``pieces(knots, values)`` fits closed knots; ``closes`` is True, False, or
-    None when it must be decided from traced data.
+    None when it must be decided from traced data; ``eps`` is the knots'
+    precision (`_validate.period_gap`).
     """
     if closes is not None:
-        return _fit_reading(pieces, xp, values, period, closes)
-    closes = closes_period(xp, period)
-    closed = _fit_reading(pieces, xp, values, period, True)
+        return _fit_reading(pieces, xp, values, period, closes, eps)
+    closes = closes_period(xp, period, eps)
+    closed = _fit_reading(pieces, xp, values, period, True, eps)
     closed = (*split_last_piece(*closed[:2]), closed[2])
     # The open reading with a closing knot sees a cell of zero width: move that
     # knot to the middle of its cell when the closed reading is the one taken.
     middle = xp[-2] + (xp[0] + period - xp[-2]) / 2  # n ≥ 2 here (`prepare_fit`)
     safe = jnp.concatenate([xp[:-1], jnp.where(closes, middle, xp[-1])[None]])
-    opened = _fit_reading(pieces, safe, values, period, False)
+    opened = _fit_reading(pieces, safe, values, period, False, eps)
     return tuple(jnp.where(closes, c, o) for c, o in zip(closed, opened))
 
 
-def _fit_reading(pieces, xp, values, period, closes: bool):
+def _fit_reading(pieces, xp, values, period, closes: bool, eps):
     """Fit with the last knot read as closing (``closes``) or as a distinct knot."""
+    closing_knot, closing_value = xp[0] + period, values[:1]
     valid = True
     if closes:
-        valid = jnp.all(ends_match(values))
+        valid = jnp.all(ends_match(values, eps))
+        # The given closing knot and value are replaced by exact ones, but stay
+        # in the graph as exact zeros, so invalid data make their gradients NaN.
+        closing_knot, closing_value = closing_knot + 0 * xp[-1], closing_value + 0 * values[-1:]
         xp, values = xp[:-1], values[:-1]
-    knots = jnp.concatenate([xp, (xp[0] + period)[None]])
-    breaks, coefficients = pieces(knots, jnp.concatenate([values, values[:1]]))
+    knots = jnp.concatenate([xp, closing_knot[None]])
+    breaks, coefficients = pieces(knots, jnp.concatenate([values, closing_value]))
     return breaks, coefficients, valid & knots_are_valid(knots)

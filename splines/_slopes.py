@@ -37,9 +37,10 @@ def cubic2_slopes(h, fp, ends: EndConditions):
 
     ``ends.values`` hold arrays of shape ``(k,)``.  For periodic ends the last
     knot closes the period (``fp[-1] == fp[0]``).  Scale-free: every product
-    of widths and secants is formed as ``h · (h · m)`` — a value times a
-    width ratio — never as ``h² · m``, which over- or underflows f32 at spans
-    beyond about 1e±13.
+    of widths and secants is formed as ``(h · m) · (width ratio)`` — a value
+    difference times an O(1) number — never as ``h² · m`` or ``h · Δy``, which
+    over- or underflow f32 at large or small spans.  What must be representable
+    is the slopes' own scale, max |Δy| / h.
     """
     secant = (jnp.diff(fp, axis=0) / h[:, None]).T  # (k, n-1)
     if ends.kinds[0] == PERIODIC:
@@ -120,13 +121,13 @@ def _derivative_row(kind, value, h_end, m_end, sign):
 def _not_a_knot_row(h_out, h_in, m_out, m_in):
     """(diagonal, rhs) of the row next to a not-a-knot end, reduced to dominance."""
     d = h_out + h_in
-    return d, (h_in * (h_in * m_out) + (2 * h_out + 3 * h_in) * (h_out * m_in)) / d
+    return d, (h_in * m_out) * (h_in / d) + (h_out * m_in) * ((2 * h_out + 3 * h_in) / d)
 
 
 def _not_a_knot_end(h_out, h_in, m_out, m_in, s_in):
     """The eliminated end slope: s_end = (b_end − d s_in) / h_in."""
     d = h_out + h_in
-    b_end = ((h_out + 2 * d) * (h_in * m_out) + h_out * (h_out * m_in)) / d
+    b_end = (h_in * m_out) * ((h_out + 2 * d) / d) + (h_out * m_in) * (h_out / d)
     return (b_end - d * s_in) / h_in
 
 

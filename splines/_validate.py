@@ -47,23 +47,38 @@ def knots_are_valid(xp):
     return jnp.all(jnp.diff(xp) > 0) & jnp.isfinite(xp[0]) & jnp.isfinite(xp[-1])
 
 
-def period_gap(xp, period, xnp=jnp):
-    """``(xp[-1] - xp[0]) - period`` and the tolerance within which it counts as 0."""
-    eps = xnp.finfo(xp.dtype).eps
+def knot_eps(xp_dtype, real_dtype) -> float:
+    """Precision of the knots as the user gave them (f32 knots stay f32-rounded
+    when the computation is f64), for the closing tolerance."""
+    eps = float(jnp.finfo(real_dtype).eps)
+    if jnp.issubdtype(xp_dtype, jnp.floating):
+        eps = max(eps, float(jnp.finfo(xp_dtype).eps))
+    return eps
+
+
+def period_gap(xp, period, eps, xnp=jnp):
+    """``(xp[-1] - xp[0]) - period`` and the tolerance within which it counts as 0.
+
+    ``eps`` is the knots' precision (`knot_eps`).
+    """
     scale = xnp.maximum(xnp.maximum(abs(xp[0]), abs(xp[-1])), abs(period))
     return (xp[-1] - xp[0]) - period, _PERIOD_ULPS * eps * scale
 
 
-def closes_period(xp, period, xnp=jnp):
+def closes_period(xp, period, eps, xnp=jnp):
     """The last knot is the first plus the period, to rounding."""
-    gap, tol = period_gap(xp, period, xnp)
+    gap, tol = period_gap(xp, period, eps, xnp)
     return abs(gap) <= tol
 
 
-def ends_match(values, xnp=jnp):
-    """``values[0] == values[-1]`` per column ``(n, k) → (k,)``, to rounding of the column."""
+def ends_match(values, eps, xnp=jnp):
+    """``values[0] == values[-1]`` per column ``(n, k) → (k,)``, to rounding of the column.
+
+    ``eps`` is the knots' precision (`knot_eps`): values computed at f32 knots
+    close only to f32 rounding, even when they are f64.
+    """
     scale = xnp.max(abs(values), axis=0)
-    tol = _ENDS_ULPS * xnp.finfo(values.dtype).eps * scale
+    tol = _ENDS_ULPS * max(eps, float(xnp.finfo(values.dtype).eps)) * scale
     return abs(values[-1] - values[0]) <= tol
 
 
@@ -81,14 +96,24 @@ def poison(valid):
 
 
 def check_knots_eagerly(xp) -> None:
-    """Raise for the first knot that is not finite or not above its predecessor."""
+    """Raise for the first knot that is not finite or not above its predecessor.
+
+    "Above" means by at least the smallest normal number: XLA on CPU flushes
+    subnormal differences to zero, which would make the knots collide.
+    """
     not_finite = np.flatnonzero(~np.isfinite(xp))
-    not_rising = np.flatnonzero(np.diff(xp) <= 0) + 1  # index of the later knot
+    with np.errstate(invalid="ignore"):
+        not_rising = np.flatnonzero(~(np.diff(xp) >= np.finfo(xp.dtype).tiny)) + 1
     first = min(np.concatenate([not_finite, not_rising]), default=None)
     if first is None:
         return
     if first in not_finite:
         raise ValueError(f"`xp` must be finite; `xp[{first}]` = {xp[first]}.")
+    if xp[first] > xp[first - 1]:
+        raise ValueError(
+            f"`xp[{first}] - xp[{first - 1}]` = {xp[first] - xp[first - 1]} is below the "
+            f"smallest normal {xp.dtype} ({np.finfo(xp.dtype).tiny}); rescale the knots."
+        )
     raise ValueError(
         f"`xp` must be strictly increasing in {xp.dtype}; "
         f"`xp[{first - 1}]` = {xp[first - 1]} but `xp[{first}]` = {xp[first]}."
@@ -108,9 +133,9 @@ def check_period_eagerly(period) -> None:
         raise ValueError(f"`period` must be finite and positive; got {period}.")
 
 
-def check_within_period_eagerly(xp, period) -> bool:
+def check_within_period_eagerly(xp, period, eps) -> bool:
     """Raise when the knots span more than one period; say whether they close it."""
-    gap, tol = period_gap(xp, period, np)
+    gap, tol = period_gap(xp, period, eps, np)
     if gap > tol:
         raise ValueError(
             f"`xp` must lie within one `period`: `xp[-1] - xp[0]` = {xp[-1] - xp[0]} "
@@ -119,9 +144,9 @@ def check_within_period_eagerly(xp, period) -> bool:
     return bool(abs(gap) <= tol)
 
 
-def check_ends_match_eagerly(values, what: str) -> None:
+def check_ends_match_eagerly(values, what: str, eps) -> None:
     """``values`` of shape ``(n, k)``: raise naming the first column whose ends differ."""
-    mismatch = np.flatnonzero(~ends_match(values, np))
+    mismatch = np.flatnonzero(~ends_match(values, eps, np))
     if mismatch.size:
         j = mismatch[0]
         raise ValueError(

@@ -73,9 +73,11 @@ def _type_key(value):
 
 def _kind(value) -> str:
     """numpy's dtype kind of a value ('f', 'c', 'i', 'b', 'U', 'O', …); bfloat16 is 'f'."""
+    if isinstance(value, (float, int, complex)):
+        return "b" if isinstance(value, bool) else np.dtype(type(value)).kind
     dtype = getattr(value, "dtype", None)
     dtype = np.dtype(dtype) if dtype is not None else np.asarray(value).dtype
-    return "f" if jnp.issubdtype(dtype, jnp.floating) else dtype.kind
+    return "f" if dtype.kind == "V" and jnp.issubdtype(dtype, jnp.floating) else dtype.kind
 
 
 def as_dtype(value, dtype):

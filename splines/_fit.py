@@ -110,7 +110,7 @@ def prepare_fit(xp, fp, method, bc_type, period, axis) -> tuple:
 
 def _bc_value(value, column_shape: tuple, dtype):
     value = value_as_dtype(value, dtype, "bc_type")
-    if is_concrete(value) and not np.all(np.isfinite(value)):
+    if is_concrete(value) and not np.isfinite(np.asarray(value)).all():
         raise ValueError(f"boundary values in `bc_type` must be finite; got {value}.")
     if not _broadcasts_to(jnp.shape(value), column_shape):
         raise ValueError(

@@ -3,13 +3,18 @@
 import pathlib
 import re
 
+import jax.numpy as jnp
+
 README = pathlib.Path(__file__).parents[1] / "README.md"
 
 
 def test_readme_tour_runs():
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
-    assert blocks
+    assert len(blocks) >= 2
+    namespaces = []
     for block in blocks:
-        namespace = {}
-        exec(compile(block, str(README), "exec"), namespace)
-    assert namespace["ys"].shape == (2, 500)
+        namespaces.append({})
+        exec(compile(block, str(README), "exec"), namespaces[-1])
+    tour, sharded = namespaces[0], namespaces[1]
+    assert tour["ys"].shape == (2, 500)
+    assert sharded["ys"].shape == (8, 50) and bool(jnp.all(jnp.isfinite(sharded["ys"])))

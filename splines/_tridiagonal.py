@@ -22,7 +22,8 @@ Rules:
               kernel; never a loop over systems.
 - lowering:   a kernel per platform and ``pivoting`` from `splines._kernels`
               (CPU: scan Gaussian elimination with partial pivoting, or scan
-              Thomas for ``pivoting=False``).
+              Thomas for ``pivoting=False``; CUDA/ROCm: one cuSPARSE
+              ``gtsv2StridedBatch`` call for ``pivoting=False``).
 """
 
 

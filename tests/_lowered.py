@@ -6,8 +6,15 @@ import jax
 
 _FUNC = re.compile(r"^\s*func\.func (?:public |private )?@([\w$.-]+)\(", re.M)
 _CALL = re.compile(r"func\.call @([\w$.-]+)")
-# The solve kernels of `splines._kernels`: no pivoting (Thomas), partial pivoting (gtsv).
-KERNEL_PREFIXES = ("splines_thomas_scan", "splines_gtsv_scan")
+# The solve kernels of `splines._kernels`: no pivoting (Thomas scan on CPU, one
+# cuSPARSE call on GPUs), partial pivoting (gtsv scan).
+KERNEL_PREFIXES = ("splines_thomas_scan", "splines_gtsv_scan", "splines_cusparse_gtsv")
+_CUSTOM_CALL = re.compile(r"custom_call @([\w$.-]+)")
+
+
+def custom_calls(text):
+    """Targets of the custom calls in a lowered program (sorted, with repeats)."""
+    return sorted(_CUSTOM_CALL.findall(text))
 
 
 def lowered_text(fun, *args, platform="cpu"):

@@ -12,6 +12,7 @@ import pytest
 import splines
 from _lowered import (
     KERNEL_PREFIXES,
+    custom_calls,
     functions,
     kernel_functions,
     loops_outside_kernels,
@@ -67,13 +68,37 @@ PROGRAMS = {
 }  # fmt: skip
 
 
+PIVOTED = {"solve", "cyclic solve", "grad solve"}  # the public default: pivoting=True
+CUSPARSE = "cusparse_gtsv2_ffi"  # cuSPARSE gtsv2StridedBatch (`_kernels/cusparse_gtsv.py`)
+
+
 @pytest.mark.parametrize("platform", ["cpu", "cuda"])
 @pytest.mark.parametrize("name", list(PROGRAMS))
-def test_no_host_callbacks_or_custom_calls(name, platform):
+def test_no_host_callbacks_and_no_custom_calls_but_cusparse(name, platform):
     fun, args = PROGRAMS[name]
     text = lowered_text(fun, *args, platform=platform)
     assert "callback" not in text
-    assert "custom_call" not in text
+    allowed = {CUSPARSE} if platform == "cuda" and name not in PIVOTED else set()
+    assert set(custom_calls(text)) <= allowed
+
+
+@pytest.mark.parametrize("name", sorted(set(PROGRAMS) - PIVOTED))
+def test_cuda_program_without_pivoting_has_no_loop_and_one_call_per_solve(name):
+    """No host-driven `while` at all: every non-pivoting solve is one cuSPARSE call."""
+    fun, args = PROGRAMS[name]
+    text = lowered_text(fun, *args, platform="cuda")
+    assert "stablehlo.while" not in text
+    solves = sum(f.startswith("splines_cusparse_gtsv") for f in functions(text))
+    assert custom_calls(text) == [CUSPARSE] * solves or (solves == 0 and not custom_calls(text))
+
+
+def test_cuda_program_of_a_long_system_is_one_call():
+    """n = 200 000 knots: still no loop (cuSPARSE, not jax's scan fallback)."""
+    xp = jnp.linspace(0.0, 1.0, 200_000)
+    text = lowered_text(lambda x, xp, fp: splines.interp1d(x, xp, fp), X, xp, jnp.sin(xp),
+                        platform="cuda")  # fmt: skip
+    assert "stablehlo.while" not in text
+    assert custom_calls(text) == [CUSPARSE]
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))
@@ -85,29 +110,33 @@ def test_cuda_program_has_no_conditionals_and_loops_only_in_the_solve(name):
     assert loops_outside_kernels(text) == []
 
 
-@pytest.mark.parametrize("platform", ["cpu", "cuda"])
 @pytest.mark.parametrize(
-    "name, kernel",
+    "name, platform, kernel",
     [
-        ("solve", "splines_gtsv_scan"),  # pivoting by default
-        ("solve, no pivoting", "splines_thomas_scan"),
-        ("cyclic solve", "splines_gtsv_scan"),
-        ("cyclic solve, no pivoting", "splines_thomas_scan"),
-        ("forward", None),  # a spline fit: whichever kernel it asks for
+        ("solve", "cpu", "splines_gtsv_scan"),  # pivoting by default
+        ("solve", "cuda", "splines_gtsv_scan"),  # the documented GPU exception
+        ("solve, no pivoting", "cpu", "splines_thomas_scan"),
+        ("solve, no pivoting", "cuda", "splines_cusparse_gtsv"),
+        ("cyclic solve", "cpu", "splines_gtsv_scan"),
+        ("cyclic solve, no pivoting", "cpu", "splines_thomas_scan"),
+        ("cyclic solve, no pivoting", "cuda", "splines_cusparse_gtsv"),
+        ("forward", "cpu", "splines_thomas_scan"),  # a spline fit never pivots
+        ("forward", "cuda", "splines_cusparse_gtsv"),
     ],
 )
-def test_the_solve_kernel_is_one_named_function_holding_the_sweeps(name, kernel, platform):
+def test_the_solve_kernel_is_one_named_function(name, platform, kernel):
     fun, args = PROGRAMS[name]
     text = lowered_text(fun, *args, platform=platform)
     funcs = functions(text)
     kernels = kernel_functions(funcs)
     names = {prefix for prefix in KERNEL_PREFIXES for f in kernels if f.startswith(prefix)}
-    assert len(names) == 1 and (kernel is None or names == {kernel})
+    assert names == {kernel}
     loops = sum(funcs[f].count("stablehlo.while") for f in kernels)
-    assert loops == 2  # forward elimination and back substitution
+    # The scans: forward elimination and back substitution; cuSPARSE: none.
+    assert loops == (0 if kernel == "splines_cusparse_gtsv" else 2)
     assert loops_outside_kernels(text) == []
     # Branch-free on both platforms (the pivot choice is a select).
-    for forbidden in ("callback", "custom_call", "stablehlo.case", "stablehlo.if"):
+    for forbidden in ("callback", "stablehlo.case", "stablehlo.if"):
         assert forbidden not in text
 
 

@@ -9,6 +9,7 @@ LAPACK gtsv, for `pivoting=True`).  A platform without an entry in
 
 from typing import Callable, NamedTuple
 
+from .cusparse_gtsv import splines_cusparse_gtsv
 from .gtsv_scan import splines_gtsv_scan
 from .thomas_scan import splines_thomas_scan
 
@@ -23,11 +24,16 @@ class SolveKernels(NamedTuple):
 
 DEFAULT_KERNELS = SolveKernels(thomas=splines_thomas_scan, pivoting=splines_gtsv_scan)
 
-# Platform name (as in `jax.devices()[0].platform`) → its kernels.  A faster
-# one-kernel GPU solve (DESIGN.md §3) registers here under "cuda"/"rocm".
-PLATFORM_KERNELS = {"cpu": DEFAULT_KERNELS}
+# On a GPU a scan is a host-driven loop (DESIGN.md §3): without pivoting the
+# solve is one cuSPARSE call.  Pivoting still runs the scan kernel there — a
+# documented exception until a one-kernel pivoting solve (Pallas) is measured;
+# the spline fits never pivot.
+GPU_KERNELS = SolveKernels(thomas=splines_cusparse_gtsv, pivoting=splines_gtsv_scan)
+
+# Platform name (as in `jax.devices()[0].platform`) → its kernels.
+PLATFORM_KERNELS = {"cpu": DEFAULT_KERNELS, "cuda": GPU_KERNELS, "rocm": GPU_KERNELS}
 
 __all__ = [
-    "DEFAULT_KERNELS", "PLATFORM_KERNELS", "SolveKernels", "splines_gtsv_scan",
-    "splines_thomas_scan",
+    "DEFAULT_KERNELS", "GPU_KERNELS", "PLATFORM_KERNELS", "SolveKernels",
+    "splines_cusparse_gtsv", "splines_gtsv_scan", "splines_thomas_scan",
 ]  # fmt: skip

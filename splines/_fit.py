@@ -176,7 +176,8 @@ def fit(args: FitArgs, spec: FitSpec):
         valid = knots_are_valid(xp)
         if spec.periodic:  # bc_type="periodic": the last knot closes the period
             valid = valid & jnp.all(ends_match(values, spec.knot_eps))
-            values = jnp.concatenate([values[:-1], values[:1]])
+            # fp[-1] is replaced by fp[0] but kept as an exact zero (NaN gradients if invalid)
+            values = jnp.concatenate([values[:-1], values[:1] + 0 * values[-1:]])
         breaks, coefficients = pieces(xp, values)
     factor = poison(valid)
     return breaks * factor, coefficients * factor

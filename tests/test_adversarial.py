@@ -105,3 +105,15 @@ def test_non_finite_boundary_values_raise(value):
     xp = np.linspace(0, 1, 5)
     with pytest.raises(ValueError, match="`bc_type`"):
         splines.interp1d(0.3, xp, xp**2, bc_type=((1, value), (2, 0.0)))
+
+
+def test_invalid_traced_periodic_bc_poisons_the_last_value_too():
+    """bc_type="periodic" replaces fp[-1] by fp[0]: its gradient must still be NaN."""
+    xp = np.linspace(0, 1, 6)
+    fp = np.cos(2 * np.pi * xp)
+    fp[-1] += 0.5  # the ends do not match: invalid periodic data
+
+    def loss(values):
+        return splines.interp1d(jnp.array([0.3, 0.7]), xp, values, bc_type="periodic").sum()
+
+    assert np.all(np.isnan(np.asarray(jax.jit(jax.grad(loss))(fp))))

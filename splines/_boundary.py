@@ -8,10 +8,9 @@ Python-level branches at trace time; only the values reach the program.
 
 from typing import Any, NamedTuple
 
-import jax.numpy as jnp
 import numpy as np
 
-from ._dtypes import value_as_dtype
+from ._dtypes import dtype_kind, value_as_dtype
 
 NOT_A_KNOT, PERIODIC = "not-a-knot", "periodic"
 _NAMED_END = {"natural": (2, 0.0), "clamped": (1, 0.0), NOT_A_KNOT: (NOT_A_KNOT, 0.0)}
@@ -99,7 +98,5 @@ def parse_extrap(extrap: Any, periodic: bool, dtype) -> Extrapolation:
 
 
 def _is_scalar(value: Any) -> bool:
-    dtype = getattr(value, "dtype", None)
-    if dtype is None:
-        return isinstance(value, (int, float, complex, np.number)) and not isinstance(value, bool)
-    return jnp.ndim(value) == 0 and jnp.issubdtype(dtype, np.number) and dtype != np.bool_
+    """A number (not a bool): Python, numpy or a 0-d array, real or complex."""
+    return np.ndim(value) == 0 and dtype_kind(value) in "iufc"

@@ -71,7 +71,7 @@ def _type_key(value):
     return None
 
 
-def _kind(value) -> str:
+def dtype_kind(value) -> str:
     """numpy's dtype kind of a value ('f', 'c', 'i', 'b', 'U', 'O', …); bfloat16 is 'f'."""
     if isinstance(value, (float, int, complex)):
         return "b" if isinstance(value, bool) else np.dtype(type(value)).kind
@@ -108,12 +108,12 @@ def value_as_dtype(value, dtype, name: str):
 
 
 def _is_complex(value) -> bool:
-    return _kind(value) == "c"
+    return dtype_kind(value) == "c"
 
 
 def check_real(value, name: str) -> None:
     """Raise `TypeError` naming ``name`` unless ``value`` is real and numeric."""
-    kind = _kind(value)
+    kind = dtype_kind(value)
     if kind == "c":
         raise TypeError(f"`{name}` must be real; got the complex {value!r}.")
     if kind not in "iuf":  # bools, strings, objects

@@ -47,7 +47,7 @@ class Interpolator1D(eqx.Module):
         spec, args = prepare_fit(xp, fp, method, bc_type, period, axis)
         extrap = parse_extrap(extrap, spec.periodic, args.fp.dtype)
         self.breaks, self.coefficients = _fit(args, spec)
-        self.fill = jnp.stack([jnp.asarray(f, self.coefficients.dtype) for f in extrap.fill])
+        self.fill = jnp.stack(extrap.fill)  # already in the data's dtype
         self.extend, self.periodic = extrap.extend, spec.periodic
         self.right_closed = get_method(method).right_closed
         self.axis, self.column_shape = spec.axis, spec.column_shape

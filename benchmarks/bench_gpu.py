@@ -15,6 +15,12 @@ blocked, medians of interleaved repeats), f32:
 - fit+eval:  the same with 256 queries per grid, against interpax `interp1d`;
 - solve:     one system of n unknowns, `tridiagonal_solve(pivoting=False)`
              against `lax.linalg.tridiagonal_solve` and lineax;
+- kernel:    the registered GPU kernels against the Pallas candidates
+             (`_kernels/pallas_*.py`), B systems × n = 256 and one long
+             system: cuSPARSE vs Pallas Thomas (``pivoting=False``), the scan
+             vs Pallas gtsv (``pivoting=True``) — the measurement that decides
+             which kernel `PLATFORM_KERNELS` registers (on CPU the Pallas
+             kernels run in interpret mode: the smoke test checks plumbing only);
 - queries:   `interp1d` with many queries on n = 1000 knots;
 - grad:      d/d(fp, xp) of a batched loss;
 - tiny:      n = 8 knots, 8 queries, against a trivial jitted function of the
@@ -30,6 +36,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -43,9 +50,10 @@ import splines  # noqa: E402
 
 FULL = {"batches": (1_000, 10_000, 100_000, 1_000_000), "n": 256, "queries": 256,
         "systems": (1_000_000, 10_000_000), "many_queries": 10_000_000, "copy": 250_000_000,
-        "grad_batch": 10_000}  # fmt: skip
+        "grad_batch": 10_000, "kernel_batches": (1_000, 100_000, 1_000_000),
+        "kernel_system": 100_000}  # fmt: skip
 SMOKE = {"batches": (10,), "n": 16, "queries": 8, "systems": (1_000,), "many_queries": 1_000,
-         "copy": 100_000, "grad_batch": 10}  # fmt: skip
+         "copy": 100_000, "grad_batch": 10, "kernel_batches": (10,), "kernel_system": 100}  # fmt: skip
 
 
 def _optional(name):
@@ -126,6 +134,8 @@ def run(sizes, budget, device):
         ref = timed["splines pivoting=False"]
         rows += [_row(f"solve n={n:.0e}", k, t, ref, 20 * n, roofline) for k, t in timed.items()]
 
+    rows += _kernel_rows(rng, put, sizes, budget, roofline, interpret=device.platform == "cpu")
+
     x, xp, fp = put(rng.uniform(0, 1, sizes["many_queries"]).astype(np.float32),
                     *(a[0] for a in _grids(rng, 1, 1000, 1)[1:]))  # fmt: skip
     many = {"splines interp1d": (jax.jit(splines.interp1d), (x, xp, fp))}
@@ -152,6 +162,36 @@ def run(sizes, budget, device):
     rows += [_row("tiny n=8 q=8", k, t, timed["trivial jit (x + xp[0] + fp[0])"])
              for k, t in timed.items()]  # fmt: skip
     return rows, roofline, _accuracy(rng, put)
+
+
+def _kernel_rows(rng, put, sizes, budget, roofline, interpret):
+    """Registered GPU kernels against the Pallas candidates, per ``pivoting``, f32."""
+    from splines._kernels import GPU_KERNELS
+    from splines._kernels.pallas_gtsv import splines_pallas_gtsv
+    from splines._kernels.pallas_thomas import splines_pallas_thomas
+
+    candidates = {
+        "pivoting=False": {"registered: " + GPU_KERNELS.thomas.__name__: GPU_KERNELS.thomas,
+                           "splines_pallas_thomas": partial(splines_pallas_thomas,
+                                                            interpret=interpret)},
+        "pivoting=True": {"registered: " + GPU_KERNELS.pivoting.__name__: GPU_KERNELS.pivoting,
+                          "splines_pallas_gtsv": partial(splines_pallas_gtsv,
+                                                         interpret=interpret)},
+    }  # fmt: skip
+    shapes = [(b, sizes["n"]) for b in sizes["kernel_batches"]] + [(sizes["kernel_system"],)]
+    rows = []
+    for shape in shapes:
+        batch, n = shape[:-1], shape[-1]
+        lower, upper = (rng.uniform(-1, 1, batch + (n - 1,)).astype(np.float32) for _ in range(2))
+        diag = (rng.choice([-1, 1], shape) * rng.uniform(2.5, 3.5, shape)).astype(np.float32)
+        system = put(lower, diag, upper, rng.normal(size=shape).astype(np.float32))
+        for pivoting, kernels in candidates.items():
+            timed = T.time_interleaved({k: (jax.jit(f), system) for k, f in kernels.items()},
+                                       **budget)  # fmt: skip
+            ref = next(iter(timed.values()))
+            case = f"kernel {f'B={batch[0]:.0e} ' if batch else ''}n={n:.0e} {pivoting}"
+            rows += [_row(case, k, t, ref, 20 * diag.size, roofline) for k, t in timed.items()]
+    return rows
 
 
 def _accuracy(rng, put):

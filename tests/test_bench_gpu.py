@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 SCRIPT = Path(__file__).parents[1] / "benchmarks" / "bench_gpu.py"
-CASES = ("copy", "fit B=", "fit+eval B=", "solve n=", "queries q=", "grad B=", "tiny n=8")
+CASES = ("copy", "fit B=", "fit+eval B=", "solve n=", "queries q=", "grad B=", "tiny n=8", "kernel B=",
+         "kernel n=")
 
 
 def test_gpu_benchmark_smoke_mode_runs_on_cpu(tmp_path):
@@ -19,7 +20,7 @@ def test_gpu_benchmark_smoke_mode_runs_on_cpu(tmp_path):
     record = json.loads(result.read_text())
     cases = {row["case"] for row in record["rows"]}
     assert all(any(c.startswith(prefix) for c in cases) for prefix in CASES), cases
-    splines_rows = [r for r in record["rows"] if r["name"].startswith("splines")]
+    splines_rows = [r for r in record["rows"] if r["name"].startswith(("splines", "registered"))]
     assert all(r["timing"]["median"] > 0 for r in splines_rows)  # none of ours failed
     assert record["accuracy"] <= 2e-6  # f32 against scipy (DESIGN.md §6)
     assert record["copy_GB_per_s"] > 0

@@ -3,8 +3,9 @@
 `splines_cusparse_gtsv` is the CUDA/ROCm kernel for ``pivoting=False``; on CPU
 the same function runs LAPACK ``gtsv`` underneath (and its closed forms for
 n ≤ 2), so its layout and closed forms are checked here against the scan
-kernels and dense solves.  The CUDA program itself is checked in
-tests/test_lowering.py.
+kernels and dense solves.  The Pallas candidates (`pallas_thomas`,
+`pallas_gtsv`) run here in interpret mode: the same kernel body, executed by
+XLA:CPU.  The CUDA programs themselves are checked in tests/test_lowering.py.
 """
 
 import jax
@@ -13,6 +14,9 @@ import numpy as np
 import pytest
 
 from splines._kernels import splines_cusparse_gtsv, splines_gtsv_scan, splines_thomas_scan
+from splines._kernels._pallas import lanes_per_program
+from splines._kernels.pallas_gtsv import splines_pallas_gtsv
+from splines._kernels.pallas_thomas import splines_pallas_thomas
 
 SHAPES = [(1,), (2,), (3,), (4,), (17,), (5, 1), (5, 2), (5, 3), (2, 3, 9)]
 
@@ -61,3 +65,87 @@ def test_gpu_kernel_is_one_named_function_without_loops():
     args = _dominant_system(np.random.default_rng(0), (4, 64), np.float32)
     text = jax.jit(splines_cusparse_gtsv).lower(*args).as_text()
     assert "stablehlo.while" not in text and "callback" not in text
+
+
+# --- Pallas candidates, interpret mode ------------------------------------------------
+
+PALLAS = {"thomas": (splines_pallas_thomas, splines_thomas_scan),
+          "gtsv": (splines_pallas_gtsv, splines_gtsv_scan)}  # fmt: skip
+# The closed-form sizes, one system, small batches, and batches over several
+# blocks: 300 systems are three blocks of 128 lanes, the last one padded with
+# identity systems; 129 spill one system into a second block.
+PALLAS_SHAPES = [(1,), (2,), (3,), (17,), (5, 2), (300, 7), (129, 1, 5)]
+
+
+def _general_system(rng, shape, dtype):
+    """Random bands with no dominance: partial pivoting swaps rows here."""
+    batch, n = shape[:-1], shape[-1]
+    lower, upper = (rng.uniform(-1, 1, batch + (n - 1,)) for _ in range(2))
+    diag, rhs = rng.uniform(-1, 1, shape), rng.normal(size=shape)
+    return tuple(jnp.asarray(a, dtype) for a in (lower, diag, upper, rhs))
+
+
+def _pallas(kernel, *system):
+    return np.asarray(PALLAS[kernel][0](*system, interpret=True))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", PALLAS_SHAPES, ids=str)
+@pytest.mark.parametrize("kernel", list(PALLAS))
+def test_pallas_kernel_matches_dense_solve_and_its_scan_kernel(kernel, shape, dtype):
+    rng = np.random.default_rng(shape[-1] * 10 + len(shape))
+    system = _dominant_system(rng, shape, dtype)
+    got = _pallas(kernel, *system)
+    matrix = _dense(*map(np.asarray, system[:3]))
+    expected = np.linalg.solve(matrix, np.asarray(system[3])[..., None])[..., 0]
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(got, expected, rtol=tol, atol=tol)
+    # The same recurrences in the same order as the scan: equal to rounding.
+    scan = np.asarray(PALLAS[kernel][1](*system))
+    np.testing.assert_allclose(got, scan, rtol=4 * np.finfo(dtype).eps, atol=0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(6,), (300, 7)], ids=str)
+def test_pallas_gtsv_pivots_like_the_scan_and_lapack(shape, dtype):
+    system = _general_system(np.random.default_rng(7), shape, dtype)
+    got = _pallas("gtsv", *system)
+    scan = np.asarray(splines_gtsv_scan(*system))
+    np.testing.assert_allclose(got, scan, rtol=1e-4 if dtype == np.float32 else 1e-11,
+                               atol=1e-5 if dtype == np.float32 else 1e-12)  # fmt: skip
+    lapack = np.asarray(jax.lax.linalg.tridiagonal_solve(
+        *(jnp.concatenate([jnp.zeros_like(system[3][..., :1]), system[0]], -1), system[1],
+          jnp.concatenate([system[2], jnp.zeros_like(system[3][..., :1])], -1)),
+        system[3][..., None])[..., 0])  # fmt: skip
+    scale = 1 + np.abs(lapack)
+    assert np.max(np.abs(got - lapack) / scale) < (1e-3 if dtype == np.float32 else 1e-10)
+
+
+def test_pallas_gtsv_needs_a_swap_where_thomas_breaks_down():
+    """A zero leading diagonal: Thomas divides by 0, partial pivoting does not."""
+    lower, diag, upper, rhs = (jnp.array([[1.0, 1.0]]), jnp.array([[0.0, 1.0, 3.0]]),
+                               jnp.array([[2.0, 1.0]]), jnp.array([[2.0, 4.0, 7.0]]))  # fmt: skip
+    x = _pallas("gtsv", lower, diag, upper, rhs)
+    dense = _dense(*map(np.asarray, (lower, diag, upper)))
+    np.testing.assert_allclose(x, np.linalg.solve(dense, np.asarray(rhs)[..., None])[..., 0],
+                               rtol=1e-6)  # fmt: skip
+    assert not np.all(np.isfinite(_pallas("thomas", lower, diag, upper, rhs)))
+
+
+@pytest.mark.parametrize("kernel", list(PALLAS))
+def test_pallas_kernel_singular_system_is_not_finite(kernel):
+    lower, diag, upper, rhs = (jnp.array([[1.0]]), jnp.array([[1.0, 1.0]]), jnp.array([[1.0]]),
+                               jnp.array([[1.0, 2.0]]))  # fmt: skip
+    assert not np.all(np.isfinite(_pallas(kernel, lower, diag, upper, rhs)))
+
+
+@pytest.mark.parametrize("kernel", list(PALLAS))
+def test_pallas_kernel_refuses_complex_systems(kernel):
+    system = _dominant_system(np.random.default_rng(0), (2, 5), np.complex128)
+    with pytest.raises(TypeError, match="real systems only"):
+        _pallas(kernel, *system)
+
+
+@pytest.mark.parametrize("systems, width", [(1, 1), (3, 4), (64, 64), (100, 128), (10**6, 128)])
+def test_pallas_blocks_are_powers_of_two_lanes(systems, width):
+    assert lanes_per_program(systems) == width

@@ -168,3 +168,20 @@ def test_lowering_helper_finds_loops_outside_kernels():
         return jax.lax.scan(lambda c, v: (c + v, c), 0.0, x)[1]
 
     assert loops_outside_kernels(lowered_text(with_loop, np.ones(100), platform="cuda"))
+
+
+@pytest.mark.parametrize("dtype", [jnp.float32, jnp.float64])
+@pytest.mark.parametrize("shape", [(300, 256), (200_000,)], ids=str)
+@pytest.mark.parametrize("kernel", ["splines_pallas_thomas", "splines_pallas_gtsv"])
+def test_pallas_candidates_lower_for_cuda_to_one_triton_call(kernel, shape, dtype):
+    """The loop over n is inside the kernel: no `while` in the program, one Triton call."""
+    from splines._kernels import pallas_gtsv, pallas_thomas
+
+    fun = getattr({"splines_pallas_thomas": pallas_thomas,
+                   "splines_pallas_gtsv": pallas_gtsv}[kernel], kernel)  # fmt: skip
+    band = jax.ShapeDtypeStruct(shape[:-1] + (shape[-1] - 1,), dtype)
+    full = jax.ShapeDtypeStruct(shape, dtype)
+    text = lowered_text(fun, band, full, band, full, platform="cuda")
+    assert custom_calls(text) == ["__gpu$xla.gpu.triton"]
+    for forbidden in ("stablehlo.while", "stablehlo.case", "stablehlo.if", "callback"):
+        assert forbidden not in text

@@ -5,6 +5,12 @@ primitive's (already broadcast) operand shapes.  A platform has two: ``thomas``
 (no pivoting, for `pivoting=False`) and ``pivoting`` (partial pivoting as
 LAPACK gtsv, for `pivoting=True`).  A platform without an entry in
 `PLATFORM_KERNELS` uses `DEFAULT_KERNELS`.
+
+Candidates not registered (yet): the Pallas kernels `pallas_thomas` and
+`pallas_gtsv` (one system per GPU thread).  They replace a GPU entry only once
+benchmarks/bench_gpu.py ("kernel" rows) has measured them faster on a real
+GPU; they are imported from their modules, not here, so that `import splines`
+does not import Pallas (~0.6 s).
 """
 
 from typing import Callable, NamedTuple
@@ -26,8 +32,9 @@ DEFAULT_KERNELS = SolveKernels(thomas=splines_thomas_scan, pivoting=splines_gtsv
 
 # On a GPU a scan is a host-driven loop (DESIGN.md §3): without pivoting the
 # solve is one cuSPARSE call.  Pivoting still runs the scan kernel there — a
-# documented exception until a one-kernel pivoting solve (Pallas) is measured;
-# the spline fits never pivot.
+# documented exception until the one-kernel pivoting solve (`pallas_gtsv`,
+# lowered and tested, not yet run on a GPU) is measured; the spline fits never
+# pivot.
 GPU_KERNELS = SolveKernels(thomas=splines_cusparse_gtsv, pivoting=splines_gtsv_scan)
 
 # Platform name (as in `jax.devices()[0].platform`) → its kernels.

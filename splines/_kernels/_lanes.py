@@ -10,7 +10,8 @@ side as the lanes of one scan — with the bands aligned to the row they sit in:
 Rows ``n … N-1`` are decoupled identity rows (a = c = d = 0, b = 1, so x = 0)
 that make N a multiple of the scan's unroll factor: a scan whose length is not
 a multiple of its unroll is not compiled by XLA:CPU into one native call and
-costs ~50 µs more per solve.  The end rows and the padding are built by
+costs ~50 µs more per solve.  Lanes past B are identity systems in the same
+way, so that the Pallas kernels' blocks of lanes tile the batch exactly.  The end rows and the padding are built by
 concatenation and `jnp.pad`, never by a scatter (`.at[].set`), which also
 stops XLA:CPU from compiling the scan that way (DESIGN.md §2).
 """
@@ -25,14 +26,13 @@ def lanes(batch: tuple[int, ...]) -> int:
     return math.prod(batch)
 
 
-def to_lanes(lower, diag, upper, rhs, unroll: int):
-    """``(a, b, c, d)``, each ``(N, B)`` with N = n rounded up to a multiple of ``unroll``."""
+def to_lanes(lower, diag, upper, rhs, row_multiple: int = 1, lane_multiple: int = 1):
+    """``(a, b, c, d)``, each ``(N, L)``: n and B rounded up to the given multiples."""
     batch, n = rhs.shape[:-1], rhs.shape[-1]
     zero = jnp.zeros(batch + (1,), rhs.dtype)
-    pad = -n % unroll
+    pad = ((0, -n % row_multiple), (0, -lanes(batch) % lane_multiple))
     return tuple(
-        jnp.pad(jnp.reshape(jnp.moveaxis(v, -1, 0), (n, lanes(batch))), ((0, pad), (0, 0)),
-                constant_values=fill)
+        jnp.pad(jnp.reshape(jnp.moveaxis(v, -1, 0), (n, lanes(batch))), pad, constant_values=fill)
         for v, fill in (
             (jnp.concatenate([zero, lower], axis=-1), 0),
             (diag, 1),
@@ -43,5 +43,5 @@ def to_lanes(lower, diag, upper, rhs, unroll: int):
 
 
 def from_lanes(x, batch: tuple[int, ...], n: int):
-    """The first n rows of an ``(N, B)`` solution, back in the ``(*batch, n)`` layout."""
-    return jnp.moveaxis(jnp.reshape(x[:n], (n,) + batch), 0, -1)
+    """The first n rows and B lanes of an ``(N, L)`` solution, in the ``(*batch, n)`` layout."""
+    return jnp.moveaxis(jnp.reshape(x[:n, : lanes(batch)], (n,) + batch), 0, -1)

@@ -189,7 +189,7 @@ def _kernel_rows(rng, put, sizes, budget, roofline, interpret):
             timed = T.time_interleaved({k: (jax.jit(f), system) for k, f in kernels.items()},
                                        **budget)  # fmt: skip
             ref = next(iter(timed.values()))
-            case = f"kernel {f'B={batch[0]:.0e} ' if batch else ''}n={n:.0e} {pivoting}"
+            case = f"kernel {f'B={batch[0]:.0e} ' if batch else ''}n={n} {pivoting}"
             rows += [_row(case, k, t, ref, 20 * diag.size, roofline) for k, t in timed.items()]
     return rows
 

@@ -33,6 +33,15 @@ def _cases(rng):
     grids = (x, xp, fp), (P("batch"),) * 3
     grid = np.linspace(0, 1, n)
     curves = (x[0], grid, np.cos(np.outer(grid, np.arange(batch)))), (P(), P(), P(None, "batch"))
+    # A minor batch axis sharded: two grids, each with 64 curves split over the devices;
+    # two column axes, the first one split; 2 × 64 systems split along the 64.
+    grids_columns = ((x[:2], xp[:2], np.cos(xp[:2, :, None] * np.arange(batch))),
+                     (P(), P(), P(None, None, "batch")))  # fmt: skip
+    two_column_axes = ((x[0], grid, np.cos(np.outer(grid, np.arange(2 * batch))).reshape(
+        n, batch, 2)), (P(), P(), P(None, "batch")))  # fmt: skip
+    bands = (rng.uniform(-1, 1, (2, batch, n - 1)), 4 + rng.uniform(0, 1, (2, batch, n)),
+             rng.uniform(-1, 1, (2, batch, n - 1)), rng.normal(size=(2, batch, n)))
+    systems = bands, (P(None, "batch"),) * 4
     return {
         "distinct grids": (jax.vmap(lambda x, xp, fp: splines.interp1d(x, xp, fp)), *grids),
         "distinct grids, natural, derivative 1": (
@@ -47,6 +56,13 @@ def _cases(rng):
         "curves on one grid, grad": (
             lambda x, xp, fp: jax.grad(lambda f: (splines.interp1d(x, xp, f) ** 2).sum())(fp),
             *curves),  # fmt: skip
+        "grids x columns, columns split": (
+            jax.vmap(lambda x, xp, fp: splines.interp1d(x, xp, fp)), *grids_columns),
+        "two column axes, the first split": (
+            lambda x, xp, fp: splines.interp1d(x, xp, fp, extrap=True), *two_column_axes),
+        "solve, batch (2, 64) split along 64": (
+            lambda *a: splines.tridiagonal_solve(*a, pivoting=False), *systems),
+        "solve with pivoting, batch (2, 64) split along 64": (splines.tridiagonal_solve, *systems),
         # Control: a sum over the sharded batch must show up as a collective.
         "control: sum over the batch": (
             lambda x, xp, fp: jax.vmap(splines.interp1d)(x, xp, fp).sum(), *grids),

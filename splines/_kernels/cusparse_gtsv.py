@@ -18,7 +18,12 @@ systems.  For n ≤ 2 jax would fall back to its own scan (a `while`), so those
 are solved here in closed form:
 
     n = 1:  x = r / d
-    n = 2:  x_0 = (d_1 r_0 − u r_1) / Δ,  x_1 = (d_0 r_1 − l r_0) / Δ,  Δ = d_0 d_1 − u l
+    n = 2:  w = d_1 − l (u / d_0),  x_1 = (r_1 − l (r_0 / d_0)) / w,  x_0 = (r_0 − u x_1) / d_0
+
+(one Thomas step: every product is of the matrix's scale, never its square,
+so entries near the ends of the float range do not overflow).  cuSPARSE
+takes f32, f64, c64 and c128 only (jaxlib's ``Gtsv2`` handler): half
+precision is solved in f32 and rounded back.
 
 The arithmetic is tested on CPU (where lax's solve is LAPACK ``gtsv``) against
 the scan kernels; tests/test_lowering.py checks the CUDA program.
@@ -36,6 +41,11 @@ def splines_cusparse_gtsv(lower, diag, upper, rhs):
         return rhs / diag
     if n == 2:
         return _two_by_two(lower[..., 0], diag, upper[..., 0], rhs)
+    if jnp.finfo(rhs.dtype).bits < 32:  # f16/bf16: cuSPARSE has no half precision
+        wide = jnp.promote_types(rhs.dtype, jnp.float32)
+        return splines_cusparse_gtsv(*(a.astype(wide) for a in (lower, diag, upper, rhs))).astype(
+            rhs.dtype
+        )
     zero = jnp.zeros(rhs.shape[:-1] + (1,), rhs.dtype)
     dl = jnp.concatenate([zero, lower], axis=-1)
     du = jnp.concatenate([upper, zero], axis=-1)
@@ -44,5 +54,6 @@ def splines_cusparse_gtsv(lower, diag, upper, rhs):
 
 def _two_by_two(low, diag, up, rhs):
     d0, d1, r0, r1 = diag[..., 0], diag[..., 1], rhs[..., 0], rhs[..., 1]
-    det = d0 * d1 - up * low
-    return jnp.stack([(d1 * r0 - up * r1) / det, (d0 * r1 - low * r0) / det], axis=-1)
+    w = d1 - low * (up / d0)
+    x1 = (r1 - low * (r0 / d0)) / w
+    return jnp.stack([(r0 - up * x1) / d0, x1], axis=-1)

@@ -76,7 +76,7 @@ def splines_gtsv_scan(lower, diag, upper, rhs):
     batch, n = rhs.shape[:-1], rhs.shape[-1]
     unroll = unroll_for(_lanes.lanes(batch))
     rows = _lanes.to_lanes(lower, diag, upper, rhs, unroll)
-    lanes = rows[0].shape[1]
+    lanes = rows[0].shape[1:]
     zero = jnp.zeros(lanes, rhs.dtype)
 
     def forward(current, row):

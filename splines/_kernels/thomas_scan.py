@@ -40,9 +40,9 @@ def splines_thomas_scan(lower, diag, upper, rhs):
     """
     batch, n = rhs.shape[:-1], rhs.shape[-1]
     unroll = unroll_for(_lanes.lanes(batch))
-    # (N, B) rows with identity padding to a multiple of the unroll (`_lanes`).
+    # (N, *batch) rows with identity padding to a multiple of the unroll (`_lanes`).
     rows = _lanes.to_lanes(lower, diag, upper, rhs, unroll)
-    lanes = rows[0].shape[1]
+    lanes = rows[0].shape[1:]
 
     def forward(carry, row):
         c_prev, d_prev = carry

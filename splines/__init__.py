@@ -1,10 +1,16 @@
 """splines: differentiable, callback-free cubic-spline interpolation in JAX."""
 
+from ._approx_df import approx_df as approx_df
 from ._cyclic import cyclic_tridiagonal_solve as cyclic_tridiagonal_solve
+from ._fourier import fft_interp1d as fft_interp1d
+from ._fourier import fft_interp2d as fft_interp2d
 from ._interp import interp1d as interp1d
 from ._interpolator import Interpolator1D as Interpolator1D
 from ._tridiagonal import tridiagonal_solve as tridiagonal_solve
 
 __version__ = "0.1.0"
 
-__all__ = ["Interpolator1D", "cyclic_tridiagonal_solve", "interp1d", "tridiagonal_solve"]
+__all__ = [
+    "Interpolator1D", "approx_df", "cyclic_tridiagonal_solve", "fft_interp1d", "fft_interp2d",
+    "interp1d", "tridiagonal_solve",
+]  # fmt: skip

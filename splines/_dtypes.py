@@ -24,13 +24,15 @@ def promote_inexact(*arrays):
     return tuple(jnp.asarray(a, dtype) for a in arrays)
 
 
-def data_dtypes(xp, fp):
+def data_dtypes(xp, *values):
     """``(real, value)`` dtypes of a fit: knots and period use ``real``, values ``value``.
+
+    ``values``: ``fp`` and, when given, the slopes ``fx``.
 
     Half precision (f16, bf16) computes in float32: the fit's intermediates
     would overflow where the answer does not.
     """
-    value = result_type(xp, fp)
+    value = result_type(xp, *values)
     if jnp.finfo(value).bits < 32:  # f16/bf16 overflow inside the fit: use f32
         value = jnp.promote_types(value, np.float32)
     return jnp.finfo(value).dtype, value

@@ -14,7 +14,7 @@ from ._search import locate, wrap
 class EvalSpec(NamedTuple):
     """Static description of an evaluation: part of the jit cache key."""
 
-    derivative: int
+    derivative: int | tuple  # one order, or several stacked on a new leading axis
     extend: bool  # extend the end pieces (ignored when periodic)
     periodic: bool  # wrap queries into the breaks' period
     right_closed: bool  # a query on a break takes the piece on its left
@@ -22,12 +22,23 @@ class EvalSpec(NamedTuple):
     column_shape: tuple
 
 
-def check_derivative(derivative) -> int:
-    if isinstance(derivative, bool) or not isinstance(derivative, (int, np.integer)):
-        raise TypeError(f"`derivative` must be a Python int; got {derivative!r}.")
-    if derivative < 0:
-        raise ValueError(f"`derivative` must be ≥ 0; got {derivative}.")
-    return int(derivative)
+def check_derivative(derivative) -> int | tuple:
+    """A static order ≥ 0, or a non-empty tuple (or list) of them."""
+    if isinstance(derivative, (tuple, list)):
+        if not derivative:
+            raise ValueError("`derivative` must not be an empty sequence of orders.")
+        return tuple(_check_order(d, derivative) for d in derivative)
+    return _check_order(derivative, derivative)
+
+
+def _check_order(order, derivative) -> int:
+    if isinstance(order, bool) or not isinstance(order, (int, np.integer)):
+        raise TypeError(
+            f"`derivative` must be a Python int or a tuple of ints; got {derivative!r}."
+        )
+    if order < 0:
+        raise ValueError(f"`derivative` orders must be ≥ 0; got {derivative!r}.")
+    return int(order)
 
 
 def prepare_queries(x, real_dtype):
@@ -43,27 +54,46 @@ def evaluate(x, breaks, coefficients, fill, spec: EvalSpec):
     coordinate t of each piece (`_hermite`); ``fill``: (below, above) scalars,
     used only when neither extending nor periodic.  A NaN query — or ±inf under
     a period, which wraps to NaN — gives NaN whatever the method, order or fill.
+    Several orders share one cell search and one gather of the pieces, and
+    come stacked on a new leading axis.
     """
     x_shape = x.shape
     x = jnp.reshape(x, (-1,))
     if spec.periodic:
         x = wrap(x, breaks[0], breaks[-1] - breaks[0])
     j = locate(x, breaks, spec.right_closed)
-    width = (breaks[j + 1] - breaks[j])[:, None]
-    out = horner(coefficients[j], (x[:, None] - breaks[j][:, None]) / width, spec.derivative)
-    degree = coefficients.shape[-1] - 1
-    if spec.derivative:  # d/dx = (d/dt) / h, one factor at a time: no overflow
+    start, width = breaks[j], (breaks[j + 1] - breaks[j])[:, None]
+    local = coefficients[j]
+    t = (x[:, None] - start[:, None]) / width
+    orders = spec.derivative if isinstance(spec.derivative, tuple) else (spec.derivative,)
+    results = [
+        from_columns(_outside(_derivative(local, t, width, x, start, order), x, breaks, fill, spec),
+                     x_shape, spec.column_shape, spec.axis)
+        for order in orders
+    ]  # fmt: skip
+    return jnp.stack(results) if isinstance(spec.derivative, tuple) else results[0]
+
+
+def _derivative(local, t, width, x, start, order: int):
+    """The ``order``-th x-derivative of the gathered pieces at local coordinates t."""
+    out = horner(local, t, order)
+    degree = local.shape[-1] - 1
+    if order:  # d/dx = (d/dt) / h, one factor at a time: no overflow
         inverse = 1 / width  # (XLA folds (a / h) / h into a / h², which would)
-        for _ in range(min(spec.derivative, degree)):
+        for _ in range(min(order, degree)):
             out = out * inverse
-    if spec.derivative >= degree:  # no t left: keep invalid data's NaN in d/dx too
-        out = out + _zero_carrying_nan(x, breaks[j])[:, None]
+    if order >= degree:  # no t left: keep invalid data's NaN in d/dx too
+        out = out + _zero_carrying_nan(x, start)[:, None]
+    return out
+
+
+def _outside(out, x, breaks, fill, spec: EvalSpec):
+    """Fill values outside the breaks (unless extending or periodic); NaN at NaN queries."""
     if not (spec.extend or spec.periodic):
         below, above = fill
         out = jnp.where((x < breaks[0])[:, None], below, out)
         out = jnp.where((x > breaks[-1])[:, None], above, out)
-    out = jnp.where(jnp.isnan(x)[:, None], jnp.nan, out)
-    return from_columns(out, x_shape, spec.column_shape, spec.axis)
+    return jnp.where(jnp.isnan(x)[:, None], jnp.nan, out)
 
 
 def _zero_carrying_nan(x, start):

@@ -24,7 +24,7 @@ import numpy as np
 from ._boundary import PERIODIC, EndConditions, parse_bc_type
 from ._dtypes import as_dtype, check_real, data_dtypes, result_type, value_as_dtype
 from ._layout import column_values, normalize_axis, to_columns
-from ._methods import Method, get_method
+from ._methods import CUBIC_METHODS, Method, get_method
 from ._periodic import fit_periodic
 from ._validate import (
     check_ends_match_eagerly,
@@ -51,6 +51,7 @@ class FitSpec(NamedTuple):
     # the period are traced and the program decides by the data (`_periodic`).
     closes_period: Optional[bool]
     knot_eps: float  # the knots' precision, for the closing tolerance
+    given_slopes: bool = False  # `fx` replaces the method's slopes
 
     @property
     def periodic(self) -> bool:
@@ -65,11 +66,14 @@ class FitArgs(NamedTuple):
     fp: Any
     bc_values: tuple
     period: Any  # None without a period
+    fx: Any = None  # given slopes dy/dx, fp's shape; None: the method's own
+    tension: Any = None  # cardinal's `c`; None for every other method
 
 
-def prepare_fit(xp, fp, method, bc_type, period, axis) -> tuple:
+def prepare_fit(xp, fp, method, bc_type, period, axis, c=None, fx=None) -> tuple:
     """Validate and convert; return ``(FitSpec, FitArgs)``.  Raises ValueError/TypeError."""
     rule = get_method(method)
+    _check_method_options(method, rule, bc_type, c, fx)
     if jnp.ndim(xp) != 1:
         raise ValueError(f"`xp` must be one-dimensional; got shape {jnp.shape(xp)}.")
     if jnp.ndim(fp) == 0:
@@ -89,23 +93,54 @@ def prepare_fit(xp, fp, method, bc_type, period, axis) -> tuple:
         check_real(period, "period")
         if jnp.ndim(period) != 0:
             raise ValueError(f"`period` must be a scalar; got shape {jnp.shape(period)}.")
-    if bc_type is not None and rule.slopes is None:
+    if fx is not None and jnp.shape(fx) != jnp.shape(fp):
         raise ValueError(
-            f"`bc_type`={bc_type!r} has no effect on method {method!r}, which solves for "
-            "no slopes; leave it out (use `period` for periodic data)."
+            f"`fx` (slopes at the knots) must have `fp`'s shape {jnp.shape(fp)}; "
+            f"got {jnp.shape(fx)}."
         )
     ends = parse_bc_type(bc_type, periodic=period is not None)
     column_shape = jnp.shape(fp)[:axis] + jnp.shape(fp)[axis + 1 :]
-    real, value = data_dtypes(xp, fp)
+    real, value = data_dtypes(xp, fp) if fx is None else data_dtypes(xp, fp, fx)
     eps = knot_eps(result_type(xp), real)
     args = FitArgs(
         as_dtype(xp, real),
         as_dtype(fp, value),
         tuple(_bc_value(v, column_shape, value) for v in ends.values),
         None if period is None else as_dtype(period, real),
+        None if fx is None else as_dtype(fx, value),
+        _tension(c, real) if rule.takes_tension else None,
     )
     closes = _check_data_eagerly(args, ends.kinds, axis, eps)
-    return FitSpec(method, ends.kinds, axis, column_shape, closes, eps), args
+    spec = FitSpec(method, ends.kinds, axis, column_shape, closes, eps, fx is not None)
+    return spec, args
+
+
+def _check_method_options(method: str, rule: Method, bc_type, c, fx) -> None:
+    """Options that the method does not take are errors, not silently ignored."""
+    if bc_type is not None and (not rule.takes_bc_type or fx is not None):
+        why = "the slopes are given (`fx`)" if fx is not None else (
+            "its slopes come from neighbouring values" if rule.slopes else "it has no slopes")
+        raise ValueError(
+            f"`bc_type`={bc_type!r} has no effect on method {method!r}: {why}. Leave it "
+            "out (use `period` for periodic data)."
+        )  # fmt: skip
+    if c is not None and not rule.takes_tension:
+        raise ValueError(f"`c` (tension) applies to method 'cardinal' only; got {method!r}.")
+    if fx is not None and method not in CUBIC_METHODS:
+        raise ValueError(
+            f"`fx` (slopes) needs a cubic method, one of {CUBIC_METHODS}; got {method!r}."
+        )
+
+
+def _tension(c, real):
+    """Cardinal's tension as a real scalar (0 when not given); concrete: in [0, 1]."""
+    c = 0.0 if c is None else c
+    check_real(c, "c")
+    if jnp.ndim(c) != 0:
+        raise ValueError(f"`c` (tension) must be a scalar; got shape {jnp.shape(c)}.")
+    if is_concrete(c) and not 0 <= float(c) <= 1:
+        raise ValueError(f"`c` (tension) must be in [0, 1]; got {c!r}.")
+    return as_dtype(c, real)
 
 
 def _bc_value(value, column_shape: tuple, dtype):
@@ -129,11 +164,12 @@ def _broadcasts_to(shape: tuple, target: tuple) -> bool:
 
 def _check_data_eagerly(args: FitArgs, kinds, axis, eps) -> Optional[bool]:
     """Raise on bad concrete data (in numpy); say whether the knots close the period."""
-    xp, fp, _, period = args
+    xp, fp, _, period, fx, _ = args
     if is_concrete(xp):
         check_knots_eagerly(np.asarray(xp))
-    if is_concrete(fp):
-        check_values_eagerly(np.asarray(fp))
+    for values in (fp,) if fx is None else (fp, fx):
+        if is_concrete(values):
+            check_values_eagerly(np.asarray(values))
     closes = None
     if period is not None:
         if is_concrete(period):
@@ -145,6 +181,9 @@ def _check_data_eagerly(args: FitArgs, kinds, axis, eps) -> Optional[bool]:
     if kinds[0] == PERIODIC and (period is None or closes) and is_concrete(fp):
         values, _ = to_columns(np.asarray(fp), axis, np)
         check_ends_match_eagerly(values, "a periodic spline", eps)
+        if fx is not None and is_concrete(fx):
+            check_ends_match_eagerly(to_columns(np.asarray(fx), axis, np)[0],
+                                     "the slopes `fx` of periodic data", eps)  # fmt: skip
     return closes
 
 
@@ -157,34 +196,63 @@ def fit(args: FitArgs, spec: FitSpec):
     into one period.  Invalid data (see `_validate`) makes both arrays — and
     every gradient through them — NaN.
     """
-    xp, fp, bc_values, period = args
-    values, _ = to_columns(fp, spec.axis)
-    ends = EndConditions(
-        spec.bc_kinds,
-        tuple(column_values(v, spec.column_shape, values.dtype) for v in bc_values),
-    )
+    values, ends, options, valid = _columns(args, spec)
     method = get_method(spec.method)
 
     def pieces(knots, values):
-        return _pieces(method, knots, values, ends)
+        return _pieces(method, knots, values, ends, spec.given_slopes, options)
 
-    if period is not None:
-        breaks, coefficients, valid = fit_periodic(
-            pieces, xp, values, period, spec.closes_period, spec.knot_eps
+    if args.period is not None:
+        breaks, coefficients, knots_valid = fit_periodic(
+            pieces, args.xp, values, args.period, spec.closes_period, spec.knot_eps
         )
     else:
-        valid = knots_are_valid(xp)
-        if spec.periodic:  # bc_type="periodic": the last knot closes the period
-            valid = valid & jnp.all(ends_match(values, spec.knot_eps))
-            # fp[-1] is replaced by fp[0] but kept as an exact zero (NaN gradients if invalid)
-            values = jnp.concatenate([values[:-1], values[:1] + 0 * values[-1:]])
-        breaks, coefficients = pieces(xp, values)
-    factor = poison(valid)
+        breaks, coefficients = pieces(args.xp, values)
+        knots_valid = knots_are_valid(args.xp)
+    factor = poison(valid & knots_valid)
     return breaks * factor, coefficients * factor
 
 
-def _pieces(method: Method, knots, values, ends: EndConditions):
-    """Slopes (if the method has a rule) and pieces."""
+def knot_slopes(args: FitArgs, spec: FitSpec):
+    """The method's slopes dy/dx at the knots, ``(n, k)`` (`approx_df`; no ``period``)."""
+    values, ends, options, valid = _columns(args, spec)
+    slopes = get_method(spec.method).slopes(jnp.diff(args.xp), values, ends, **options)
+    return slopes * poison(valid & knots_are_valid(args.xp))
+
+
+def _columns(args: FitArgs, spec: FitSpec):
+    """Values as ``(n, k)`` columns, end conditions, method options, and their validity.
+
+    Given slopes ride along as extra columns, so periodic closing treats them
+    as values.  With ``bc_type="periodic"`` (no ``period``) the last knot closes
+    the period: its values must match the first ones.
+    """
+    values, _ = to_columns(args.fp, spec.axis)
+    if spec.given_slopes:
+        values = jnp.concatenate([values, to_columns(args.fx, spec.axis)[0]], axis=1)
+    ends = EndConditions(
+        spec.bc_kinds,
+        tuple(column_values(v, spec.column_shape, values.dtype) for v in args.bc_values),
+    )
+    valid = jnp.bool_(True)
+    options = {}
+    if args.tension is not None:  # a traced tension outside [0, 1] is invalid
+        valid = (args.tension >= 0) & (args.tension <= 1)
+        options["tension"] = args.tension
+    if spec.periodic and args.period is None:
+        valid = valid & jnp.all(ends_match(values, spec.knot_eps))
+        # fp[-1] is replaced by fp[0] but kept as an exact zero (NaN gradients if invalid)
+        values = jnp.concatenate([values[:-1], values[:1] + 0 * values[-1:]])
+    return values, ends, options, valid
+
+
+def _pieces(method: Method, knots, values, ends: EndConditions, given_slopes: bool, options):
+    """Slopes (given, or the method's rule if it has one) and pieces."""
     widths = jnp.diff(knots)
-    slopes = None if method.slopes is None else method.slopes(widths, values, ends)
+    if given_slopes:
+        values, slopes = jnp.split(values, 2, axis=1)
+    elif method.slopes is None:
+        slopes = None
+    else:
+        slopes = method.slopes(widths, values, ends, **options)
     return method.pieces(knots, widths, values, slopes)

@@ -5,7 +5,7 @@ from typing import Any, Optional
 import equinox as eqx
 import jax
 import jax.numpy as jnp
-from jaxtyping import Array, ArrayLike, Float
+from jaxtyping import Array, ArrayLike, Float, Inexact
 
 from ._boundary import parse_extrap
 from ._dtypes import lists_to_arrays
@@ -42,9 +42,11 @@ class Interpolator1D(eqx.Module):
         extrap: Any = False,
         period: Optional[Float[ArrayLike, ""]] = None,
         axis: int = 0,
+        c: Optional[Float[ArrayLike, ""]] = None,
+        fx: Optional[Inexact[ArrayLike, "*shape"]] = None,
     ):
-        xp, fp, period = lists_to_arrays(xp, fp, period)
-        spec, args = prepare_fit(xp, fp, method, bc_type, period, axis)
+        xp, fp, period, fx = lists_to_arrays(xp, fp, period, fx)
+        spec, args = prepare_fit(xp, fp, method, bc_type, period, axis, c, fx)
         extrap = parse_extrap(extrap, spec.periodic, args.fp.dtype)
         self.breaks, self.coefficients = _fit(args, spec)
         self.fill = jnp.stack(extrap.fill)  # already in the data's dtype
@@ -52,8 +54,10 @@ class Interpolator1D(eqx.Module):
         self.right_closed = get_method(method).right_closed
         self.axis, self.column_shape = spec.axis, spec.column_shape
 
-    def __call__(self, x: Float[ArrayLike, "..."], derivative: int = 0) -> Float[Array, "..."]:
-        """Values (or the ``derivative``-th derivative) at ``x``; shape as `interp1d`."""
+    def __call__(
+        self, x: Float[ArrayLike, "..."], derivative: int | tuple[int, ...] = 0
+    ) -> Inexact[Array, "..."]:
+        """Values (or derivatives: an order or a tuple of orders) at ``x``; as `interp1d`."""
         spec = EvalSpec(
             check_derivative(derivative), self.extend, self.periodic, self.right_closed,
             self.axis, self.column_shape,

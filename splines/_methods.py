@@ -1,23 +1,54 @@
-"""The interpolation methods: whether each solves for slopes, how it builds pieces."""
+"""The interpolation methods: how each finds its knot slopes, how it builds pieces.
+
+A method is a registry entry: a slopes rule (or none), a pieces rule, and
+what it accepts.  Adding a method means a rule in `_slopes` and a line here;
+fitting and evaluation do not change.
+"""
 
 from typing import Callable, NamedTuple, Optional
 
 from ._hermite import cubic_pieces, linear_pieces, nearest_pieces
-from ._slopes import cubic2_slopes
+from ._slopes import (
+    akima_slopes,
+    by_parts,
+    cardinal_slopes,
+    catmull_rom_slopes,
+    cubic2_slopes,
+    cubic_slopes,
+    local_rule,
+    makima_slopes,
+    monotonic_slopes,
+    monotonic_zero_end_slopes,
+)
 
 
 class Method(NamedTuple):
-    slopes: Optional[Callable]  # (widths, fp, ends) -> knot slopes dy/dx, or None
-    pieces: Callable  # (xp, widths, fp, slopes) -> (breaks, local coefficients)
+    slopes: Optional[Callable]  # (widths, values, ends, **options) -> knot slopes dy/dx
+    pieces: Callable  # (xp, widths, values, slopes) -> (breaks, local coefficients)
     right_closed: bool = False  # a point on a break takes the piece on its left
+    takes_bc_type: bool = False  # boundary conditions set its slopes (a solve)
+    takes_tension: bool = False  # the cardinal tension `c`
+
+
+def _local(rule, **kwargs) -> Method:
+    return Method(local_rule(rule), cubic_pieces, **kwargs)
 
 
 METHODS = {
     # scipy's nearest takes the left value at a midpoint tie.
     "nearest": Method(None, nearest_pieces, right_closed=True),
     "linear": Method(None, linear_pieces),
-    "cubic2": Method(cubic2_slopes, cubic_pieces),
+    "cubic2": Method(cubic2_slopes, cubic_pieces, takes_bc_type=True),
+    "cubic": _local(cubic_slopes),
+    "catmull-rom": _local(catmull_rom_slopes),
+    "cardinal": _local(cardinal_slopes, takes_tension=True),
+    "monotonic": _local(by_parts(monotonic_slopes)),
+    "monotonic-0": _local(by_parts(monotonic_zero_end_slopes)),
+    "akima": _local(by_parts(akima_slopes)),
+    "makima": _local(by_parts(makima_slopes)),
 }
+
+CUBIC_METHODS = tuple(name for name, m in METHODS.items() if m.pieces is cubic_pieces)
 
 
 def get_method(method: str) -> Method:

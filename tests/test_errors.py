@@ -320,7 +320,7 @@ def test_bc_value_of_wrong_shape_raises_for_columns():
 # --------------------------------------------------------------------------- method, derivative
 
 
-@pytest.mark.parametrize("method", ["cubic", "Linear", "pchip", "", None, 3])
+@pytest.mark.parametrize("method", ["quadratic", "Linear", "pchip", "", None, 3])
 def test_unknown_method_lists_the_valid_ones(method):
     pattern = r"`method`.*cubic2.*linear.*nearest"
     with pytest.raises(ValueError, match=pattern):

@@ -17,4 +17,6 @@ def test_readme_tour_runs():
         exec(compile(block, str(README), "exec"), namespaces[-1])
     tour, sharded = namespaces[0], namespaces[1]
     assert tour["ys"].shape == (2, 500)
+    assert tour["d2f"].shape == (500,) and tour["s"].shape == (12,)
+    assert tour["fine"].shape == (44,)
     assert sharded["ys"].shape == (8, 50) and bool(jnp.all(jnp.isfinite(sharded["ys"])))

@@ -13,14 +13,13 @@ argument of the same dtype and shape, which share one compiled program.)  Each t
 (or knot count) meant for it alone; at most one call may compile.
 """
 
-import logging
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import splines
+from _compiles import compiles
 from splines._interp import _interp1d
 from splines._interpolator import _evaluate, _fit
 
@@ -47,32 +46,15 @@ def _queries(length, dtype):
     return np.linspace(-0.5, 4.5, length).astype(dtype)
 
 
-class _CompileCounter(logging.Handler):
-    """Counts jax's "Compiling jit(NAME) ..." log records for one function name."""
-
-    def __init__(self, name):
-        super().__init__(level=logging.DEBUG)
-        self.prefix, self.count = f"Compiling jit({name})", 0
-
-    def emit(self, record):
-        self.count += record.getMessage().startswith(self.prefix)
-
-
 def _run(jitted, calls):
     """Run ``calls`` (name → thunk) in order; note which of them compiled ``jitted``."""
     outs, compiled = {}, []
-    counter = _CompileCounter(jitted.__name__)
-    logger = logging.getLogger("jax")
-    logger.addHandler(counter)
-    try:
-        with jax.log_compiles(True):
-            for name, call in calls.items():
-                before = counter.count
-                outs[name] = call()
-                if counter.count > before:
-                    compiled.append(name)
-    finally:
-        logger.removeHandler(counter)
+    with compiles(jitted) as counter:
+        for name, call in calls.items():
+            before = counter.count
+            outs[name] = call()
+            if counter.count > before:
+                compiled.append(name)
     return outs, compiled
 
 

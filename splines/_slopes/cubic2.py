@@ -27,9 +27,9 @@ measures both against the exact spline).
 
 import jax.numpy as jnp
 
-from ._boundary import NOT_A_KNOT, PERIODIC, EndConditions
-from ._cyclic import cyclic_tridiagonal_solve
-from ._tridiagonal import tridiagonal_solve
+from .._boundary import NOT_A_KNOT, PERIODIC, EndConditions
+from .._cyclic import cyclic_tridiagonal_solve
+from .._tridiagonal import tridiagonal_solve
 
 
 def cubic2_slopes(h, fp, ends: EndConditions):

@@ -167,9 +167,9 @@ def _check_data_eagerly(args: FitArgs, kinds, axis, eps) -> Optional[bool]:
     xp, fp, _, period, fx, _ = args
     if is_concrete(xp):
         check_knots_eagerly(np.asarray(xp))
-    for values in (fp,) if fx is None else (fp, fx):
-        if is_concrete(values):
-            check_values_eagerly(np.asarray(values))
+    for name, values in (("fp", fp), ("fx", fx)):
+        if values is not None and is_concrete(values):
+            check_values_eagerly(np.asarray(values), name)
     closes = None
     if period is not None:
         if is_concrete(period):

@@ -120,12 +120,12 @@ def check_knots_eagerly(xp) -> None:
     )
 
 
-def check_values_eagerly(fp) -> None:
+def check_values_eagerly(fp, name: str = "fp") -> None:
     """Raise for the first value that is NaN or infinite (as scipy does)."""
     bad = np.argwhere(~np.isfinite(fp))
     if bad.size:
         index = ", ".join(str(i) for i in bad[0])
-        raise ValueError(f"`fp` must be finite; `fp[{index}]` = {fp[tuple(bad[0])]}.")
+        raise ValueError(f"`{name}` must be finite; `{name}[{index}]` = {fp[tuple(bad[0])]}.")
 
 
 def check_period_eagerly(period) -> None:

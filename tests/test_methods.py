@@ -750,6 +750,8 @@ BAD_OPTIONS = [
     ("fx of wrong shape", dict(method="cubic", fx=E_FP[:-1]), ValueError, "`fx`"),
     ("fx with columns", dict(method="akima", fx=np.ones((5, 2))), ValueError, "`fx`"),
     ("fx and bc_type", dict(method="cubic2", fx=E_FP, bc_type="natural"), ValueError, "`bc_type`"),
+    ("fx not finite", dict(method="cubic", fx=np.array([0.0, 1.0, np.nan, 0.5, 2.0])), ValueError,
+     r"`fx\[2\]` = nan"),
 ] + [
     (f"bc_type for {m}", dict(method=m, bc_type="natural"), ValueError, "`bc_type`")
     for m in LOCAL

@@ -1,5 +1,6 @@
 """`approx_df`: a method's slopes at the knots, on their own (interpax's name and meaning)."""
 
+import re
 from functools import partial
 from typing import Any, Optional
 
@@ -40,8 +41,15 @@ def approx_df(
     if method not in CUBIC_METHODS:
         raise ValueError(f"`method`={method!r} has no slopes; use one of {CUBIC_METHODS}.")
     x, f = lists_to_arrays(x, f)
-    spec, args = prepare_fit(x, f, method, bc_type, None, axis, c)
+    try:
+        spec, args = prepare_fit(x, f, method, bc_type, None, axis, c)
+    except (ValueError, TypeError) as error:  # speak of this function's arguments
+        raise type(error)(_OWN_NAMES.sub(r"\1\2", str(error))) from None
     return _approx_df(args, spec)
+
+
+# `interp1d`'s names for the knots and values, as `prepare_fit` reports them.
+_OWN_NAMES = re.compile(r"(`|len\()([xf])p\b")
 
 
 @partial(jax.jit, static_argnums=1)

@@ -126,6 +126,8 @@ def _check_method_options(method: str, rule: Method, bc_type, c, fx) -> None:
         )  # fmt: skip
     if c is not None and not rule.takes_tension:
         raise ValueError(f"`c` (tension) applies to method 'cardinal' only; got {method!r}.")
+    if c is not None and fx is not None:
+        raise ValueError("`c` (tension) has no effect when the slopes are given (`fx`).")
     if fx is not None and method not in CUBIC_METHODS:
         raise ValueError(
             f"`fx` (slopes) needs a cubic method, one of {CUBIC_METHODS}; got {method!r}."

@@ -18,8 +18,10 @@ can recover it, and the split adds none.
 Output j = 0 … M−1 is ``y_j = p(x_0 + j T/M + s)``:
 
 - shift: ``c_k → c_k e^{2πi k s/T}`` (s in the units of Δx; only ``s/Δx``
-  mod N matters, and it is reduced to |s/Δx| ≤ N/2 first, so that the phase
-  angle stays below πK whatever the shift);
+  mod N matters, and it is reduced to |s/Δx| ≤ N/2 first; then, with
+  t = w + φ split into whole samples w and a fraction |φ| ≤ ½, the angle is
+  2π ((k w mod N) + k φ)/N, the first term in exact integer arithmetic, so
+  its rounding does not grow with the shift);
 - new length: the M points resolve the frequencies |k| ≤ L = ⌊M/2⌋.  Terms
   with |k| > L are dropped (an ideal low-pass filter: on the M points they
   would alias onto lower bins).  For even M the pair k = ±M/2 meets in one
@@ -213,8 +215,9 @@ def _shifted(positive, negative, shift, n: int, paired: bool):
     # Periodic in N samples: reduce to |t| ≤ N/2 (exactly: t = shift for
     # |shift| < N/2), so the angle stays below πK whatever the shift.
     t = shift - n * jnp.round(shift / n)
-    k = jnp.arange(positive.shape[0], dtype=t.dtype)
-    angle = (2 * np.pi / n) * (k[:, None] * t)
+    whole = jnp.round(t)
+    k = jnp.arange(positive.shape[0])
+    angle = (2 * np.pi / n) * (_turns(k, whole, n).astype(t.dtype) + k[:, None] * (t - whole))
     phases = jax.lax.complex(jnp.cos(angle), jnp.sin(angle))  # k = 0 … K
     # Shape (K+1, 1, …, 1, s) to meet the columns of the spectrum.
     phases = jnp.reshape(phases, phases.shape[:1] + (1,) * (positive.ndim - 2) + t.shape)
@@ -222,6 +225,16 @@ def _shifted(positive, negative, shift, n: int, paired: bool):
         return positive * phases, None
     # k = −K … −1: the conjugates of k = K … 1 (one cos/sin per frequency pair).
     return positive * phases, negative * jnp.conj(phases[:0:-1])
+
+
+def _turns(k, whole, n: int):
+    """``k·w mod N`` for integers k ≤ N/2 and |w| ≤ N/2: exact in int32 while N²/4 < 2³¹.
+
+    (Beyond, N > 92 681, the float product is used and rounds with the shift.)
+    """
+    if n * n // 4 < 2**31:
+        return jnp.mod(k[:, None] * whole.astype(jnp.int32), n)
+    return k[:, None] * whole
 
 
 def _representable(positive, negative, m: int):

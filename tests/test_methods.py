@@ -218,7 +218,7 @@ def _scipy_results(dtype):
             (fp, axis), fx = _layout(values, layout), _layout(slopes, layout)[0] if given else None
             xp, fp, fx, x_in, x_out = _cast(real, xp, fp, fx, x_in, x_out)
             x = np.concatenate([x_in, x_out])  # inside and beyond both ends
-            kw = {"axis": axis, "fx": fx, "extrap": True, **_options(method)}
+            kw = {"axis": axis, "fx": fx, "extrap": True, **({} if given else _options(method))}
             ours = interp1d(x, xp, fp, method, derivative=ORDERS, **kw)
             compare_slopes = (n, layout) in SLOPE_CASES and not given
             knots = approx_df(xp, fp, method, axis=axis) if compare_slopes else None

@@ -35,16 +35,25 @@ def _akima(h, values, keep, modified: bool):
     m = secants(h, values)
     if m.shape[0] == 1:
         return jnp.concatenate([m, m])[keep]
-    m = _extend(m)  # (n + 3, k): m_{-2} … m_{n}
-    jumps = jnp.abs(jnp.diff(m, axis=0))
+    # A quarter of the secants (exact: a power of two): the extension reaches
+    # 3 m_0 − 2 m_1 and a weight sum four secant jumps, which would overflow
+    # for secants within a few times of the largest float; weights are ratios.
+    q = _extend(m / 4)  # (n + 3, k): m_{-2} … m_{n}, quartered
+    jumps = jnp.abs(jnp.diff(q, axis=0))
     if modified:
-        jumps = jumps + jnp.abs(m[1:] + m[:-1]) / 2
+        jumps = jumps + jnp.abs(q[1:] + q[:-1]) / 2
     f1, f2 = jumps[2:][keep], jumps[:-2][keep]
     total = f1 + f2
-    defined = total > _BREAK * jnp.max(total)
-    before, after = m[1:-2][keep], m[2:-1][keep]
+    defined = total > _BREAK * _finite_max(total)
+    before, after = q[1:-2][keep], q[2:-1][keep]
     weighted = before + safe_divide(f2, jnp.where(defined, total, 0), 0) * (after - before)
-    return jnp.where(defined, weighted, (m[3:][keep] + m[:-3][keep]) / 2)
+    return 4 * jnp.where(defined, weighted, (q[3:][keep] + q[:-3][keep]) / 2)
+
+
+def _finite_max(total):
+    """The largest finite weight sum (0 if none): a NaN or inf from bad data at one
+    knot must not move every knot's cutoff (traced data are not checked eagerly)."""
+    return jnp.max(jnp.where(jnp.isfinite(total), total, 0), initial=0)
 
 
 def _extend(m):

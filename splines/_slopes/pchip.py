@@ -22,7 +22,7 @@ slopes with zero slopes at both ends.
 
 import jax.numpy as jnp
 
-from ._local import safe_divide, secants
+from ._local import secants
 
 
 def monotonic_slopes(h, values, keep):
@@ -41,15 +41,27 @@ def monotonic_zero_end_slopes(h, values, keep):
 
 
 def _interior(h, m):
-    """Harmonic-mean slopes at knots 1 … n-2, zero at extrema and flat spots."""
+    """Harmonic-mean slopes at knots 1 … n-2, zero at extrema and flat spots.
+
+    With the weights a = w_1/(w_1+w_2), b = w_2/(w_1+w_2) and the secants
+    ordered by magnitude (m_s the smaller, of weight w_s; m_l the larger),
+
+        s = 1 / (a/m_{i-1} + b/m_i) = m_s / (w_s + w_l · m_s/m_l),
+
+    whose ratio is at most 1 and whose denominator lies in (0, 1]: nothing
+    overflows, and no reciprocal of a large secant flushes to zero.
+    """
     before, after = m[:-1], m[1:]
     flat = (jnp.sign(before) != jnp.sign(after)) | (before == 0) | (after == 0)
     h_before, h_after = h[:-1, None], h[1:, None]
     w1, w2 = 2 * h_after + h_before, h_after + 2 * h_before
     a, b = w1 / (w1 + w2), w2 / (w1 + w2)
+    before_smaller = jnp.abs(before) <= jnp.abs(after)
+    small, large = jnp.where(before_smaller, before, after), jnp.where(before_smaller, after, before)
+    w_small, w_large = jnp.where(before_smaller, a, b), jnp.where(before_smaller, b, a)
     # Where `flat`, a zero secant would divide by zero: feed 1s instead.
-    reciprocal = a / jnp.where(flat, 1, before) + b / jnp.where(flat, 1, after)
-    return safe_divide(1, jnp.where(flat, 0, reciprocal), 0)
+    ratio = small / jnp.where(flat, 1, large)
+    return jnp.where(flat, 0, small / (w_small + w_large * ratio))
 
 
 def _end_slope(h_end, h_next, m_end, m_next):

@@ -2,8 +2,9 @@
 
 Found by trying to break the features of commit 7f949a7 (checked at
 a829b3f) as a demanding user would (extreme magnitudes, non-finite data
-under `jit`, odd shapes, option combinations, large shifts).  Tests marked DEFECT in their docstring fail on
-that commit; the others pin behaviour that held up and matters.
+under `jit`, odd shapes, option combinations, large shifts).  Tests marked
+DEFECT in their docstring failed there and pin the fixes (14954cc); the
+others pin behaviour that held up and matters.
 
 References are scipy in f64 on the inputs as rounded to the test's dtype
 (DESIGN.md §6), computed in a unit coordinate where the physical one would

@@ -35,8 +35,8 @@ def approx_df(
         c: ``"cardinal"``'s tension in [0, 1].
 
     Returns:
-        The slopes, ``f``'s shape and dtype.  Invalid data raise or give NaN as
-        in `interp1d`.
+        The slopes, ``f``'s shape, in the fit's dtype ``result_type(x, f)``
+        (at least float32).  Invalid data raise or give NaN as in `interp1d`.
     """
     if method not in CUBIC_METHODS:
         raise ValueError(f"`method`={method!r} has no slopes; use one of {CUBIC_METHODS}.")

@@ -30,6 +30,7 @@ import pytest
 
 import splines
 from _lowered import custom_calls, functions, lowered_text
+from _systems import dense
 from splines._kernels import (
     GPU_KERNELS,
     PLATFORM_KERNELS,
@@ -48,16 +49,6 @@ def _pallas_kernels():
 
     return {"thomas": (splines_pallas_thomas, splines_thomas_scan),
             "gtsv": (splines_pallas_gtsv, splines_gtsv_scan)}  # fmt: skip
-
-
-def _dense(lower, diag, upper):
-    n = diag.shape[-1]
-    a = np.zeros(diag.shape + (n,), np.result_type(lower, diag, upper))
-    idx = np.arange(n)
-    a[..., idx, idx] = diag
-    a[..., idx[1:], idx[:-1]] = lower
-    a[..., idx[:-1], idx[1:]] = upper
-    return a
 
 
 def _system(shape, dtype, scale=1.0):
@@ -223,13 +214,13 @@ def test_pallas_lanes_are_independent_and_pivoting_solves_a_zero_diagonal():
     diag[1, 2] = np.nan
     diag[2, 0] = 0.0  # Thomas breaks down here; partial pivoting does not
     system = tuple(map(jnp.asarray, (lower, diag, upper, rhs)))
-    dense = np.linalg.solve(_dense(lower[[0, 2]], diag[[0, 2]], upper[[0, 2]]),
-                            rhs[[0, 2], :, None])[..., 0]  # fmt: skip
+    solution = np.linalg.solve(dense(lower[[0, 2]], diag[[0, 2]], upper[[0, 2]]),
+                               rhs[[0, 2], :, None])[..., 0]  # fmt: skip
     x = np.asarray(pallas["gtsv"][0](*system, interpret=True))
-    np.testing.assert_allclose(x[[0, 2]], dense, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(x[[0, 2]], solution, rtol=1e-12, atol=1e-12)
     assert np.all(np.isnan(x[1]))
     x = np.asarray(pallas["thomas"][0](*system, interpret=True))
-    np.testing.assert_allclose(x[0], dense[0], rtol=1e-12)
+    np.testing.assert_allclose(x[0], solution[0], rtol=1e-12)
     assert not np.any(np.isfinite(x[1])) and not np.all(np.isfinite(x[2]))
 
 

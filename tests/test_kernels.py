@@ -13,6 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from _systems import dense
 from splines._kernels import splines_cusparse_gtsv, splines_gtsv_scan, splines_thomas_scan
 from splines._kernels._pallas import lanes_per_program
 from splines._kernels.pallas_gtsv import splines_pallas_gtsv
@@ -32,22 +33,12 @@ def _dominant_system(rng, shape, dtype):
     return tuple(jnp.asarray(a, dtype) for a in (lower, diag, upper, rhs))
 
 
-def _dense(lower, diag, upper):
-    n = diag.shape[-1]
-    a = np.zeros(diag.shape + (n,), np.result_type(lower, diag, upper))
-    idx = np.arange(n)
-    a[..., idx, idx] = diag
-    a[..., idx[1:], idx[:-1]] = lower
-    a[..., idx[:-1], idx[1:]] = upper
-    return a
-
-
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_gpu_kernel_matches_dense_solve_and_the_scan_kernels(shape, dtype):
     system = _dominant_system(np.random.default_rng(len(shape) * 100 + shape[-1]), shape, dtype)
     got = np.asarray(splines_cusparse_gtsv(*system))
-    matrix = _dense(*map(np.asarray, system[:3]))
+    matrix = dense(*map(np.asarray, system[:3]))
     expected = np.linalg.solve(matrix, np.asarray(system[3])[..., None])[..., 0]
     tol = 1e-5 if dtype == np.float32 else 1e-12
     np.testing.assert_allclose(got, expected, rtol=tol, atol=tol)
@@ -96,7 +87,7 @@ def test_pallas_kernel_matches_dense_solve_and_its_scan_kernel(kernel, shape, dt
     rng = np.random.default_rng(shape[-1] * 10 + len(shape))
     system = _dominant_system(rng, shape, dtype)
     got = _pallas(kernel, *system)
-    matrix = _dense(*map(np.asarray, system[:3]))
+    matrix = dense(*map(np.asarray, system[:3]))
     expected = np.linalg.solve(matrix, np.asarray(system[3])[..., None])[..., 0]
     tol = 1e-5 if dtype == np.float32 else 1e-12
     np.testing.assert_allclose(got, expected, rtol=tol, atol=tol)
@@ -126,8 +117,8 @@ def test_pallas_gtsv_needs_a_swap_where_thomas_breaks_down():
     lower, diag, upper, rhs = (jnp.array([[1.0, 1.0]]), jnp.array([[0.0, 1.0, 3.0]]),
                                jnp.array([[2.0, 1.0]]), jnp.array([[2.0, 4.0, 7.0]]))  # fmt: skip
     x = _pallas("gtsv", lower, diag, upper, rhs)
-    dense = _dense(*map(np.asarray, (lower, diag, upper)))
-    np.testing.assert_allclose(x, np.linalg.solve(dense, np.asarray(rhs)[..., None])[..., 0],
+    matrix = dense(*map(np.asarray, (lower, diag, upper)))
+    np.testing.assert_allclose(x, np.linalg.solve(matrix, np.asarray(rhs)[..., None])[..., 0],
                                rtol=1e-6)  # fmt: skip
     assert not np.all(np.isfinite(_pallas("thomas", lower, diag, upper, rhs)))
 

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from jax.test_util import check_grads
 
+from _systems import dense
 from splines import cyclic_tridiagonal_solve, tridiagonal_solve
 
 PRIMITIVE = "splines_tridiagonal_solve"
@@ -38,19 +39,6 @@ def random_system(rng, batch, n, cyclic=False, dtype=np.float64):
     diag = sign * (off + 0.5 + rng.uniform(0, 1, batch + (n,)))
     rhs = rng.normal(size=batch + (n,))
     return tuple(a.astype(dtype) for a in (lower, diag, upper, rhs))
-
-
-def dense(lower, diag, upper):
-    """(..., n, n) matrix of a tridiagonal system (lower/upper of length n-1)."""
-    lower, diag, upper = (np.asarray(a, np.float64) for a in (lower, diag, upper))
-    n = diag.shape[-1]
-    batch = np.broadcast_shapes(lower.shape[:-1], diag.shape[:-1], upper.shape[:-1])
-    a = np.zeros(batch + (n, n))
-    i = np.arange(n)
-    a[..., i, i] = diag
-    a[..., i[1:], i[:-1]] = lower
-    a[..., i[:-1], i[1:]] = upper
-    return a
 
 
 def dense_cyclic(lower, diag, upper):

@@ -65,6 +65,26 @@ def unroll_for(lanes: int) -> int:
     return _UNROLL_ONE_SYSTEM if lanes == 1 else _UNROLL_BATCH
 
 
+def eliminate(current, row):
+    """One forward step: pivot the current row ``(p, q, r)`` against ``row = (a, b, c, d)``.
+
+    Returns the next current row and U's emitted row ``(s1, s2, t)`` (module
+    docstring); the Pallas kernel (`pallas_gtsv`) takes the same step.
+    """
+    p, q, r = current
+    a, b, c, d = row
+    swap = jnp.abs(p) < jnp.abs(a)
+    inv = 1 / jnp.where(swap, a, p)  # 1 / P0
+    o0 = jnp.where(swap, p, a)
+    s1 = jnp.where(swap, b, q) * inv
+    s2 = jnp.where(swap, c * inv, 0)  # P2 = 0 without a swap
+    t = jnp.where(swap, d, r) * inv
+    p_new = jnp.where(swap, q, b) - o0 * s1
+    q_new = jnp.where(swap, -p * s2, c)  # O2 = 0 with a swap, s2 = 0 without
+    r_new = jnp.where(swap, r, d) - o0 * t
+    return (p_new, q_new, r_new), (s1, s2, t)
+
+
 @jax.jit
 def splines_gtsv_scan(lower, diag, upper, rhs):
     """Solve ``(..., n)`` systems with partial pivoting; ``lower``/``upper`` ``(..., n-1)``.
@@ -79,22 +99,8 @@ def splines_gtsv_scan(lower, diag, upper, rhs):
     lanes = rows[0].shape[1:]
     zero = jnp.zeros(lanes, rhs.dtype)
 
-    def forward(current, row):
-        p, q, r = current
-        a, b, c, d = row
-        swap = jnp.abs(p) < jnp.abs(a)
-        inv = 1 / jnp.where(swap, a, p)  # 1 / P0
-        o0 = jnp.where(swap, p, a)
-        s1 = jnp.where(swap, b, q) * inv
-        s2 = jnp.where(swap, c * inv, 0)  # P2 = 0 without a swap
-        t = jnp.where(swap, d, r) * inv
-        p_new = jnp.where(swap, q, b) - o0 * s1
-        q_new = jnp.where(swap, -p * s2, c)  # O2 = 0 with a swap, s2 = 0 without
-        r_new = jnp.where(swap, r, d) - o0 * t
-        return (p_new, q_new, r_new), (s1, s2, t)
-
     init = (jnp.ones(lanes, rhs.dtype), zero, zero)
-    (p, _, r), u_rows = lax.scan(forward, init, rows, unroll=unroll)
+    (p, _, r), u_rows = lax.scan(eliminate, init, rows, unroll=unroll)
     x_last = r / p
 
     def backward(x_next, u_row):

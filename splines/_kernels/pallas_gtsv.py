@@ -28,6 +28,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from . import _pallas
+from .gtsv_scan import eliminate
 
 
 def _gtsv(a, b, c, d, x, s1_out, s2_out):
@@ -35,19 +36,9 @@ def _gtsv(a, b, c, d, x, s1_out, s2_out):
     zero = jnp.zeros((width,), x.dtype)
 
     def forward(i, current):
-        p, q, r = current
-        a_i, b_i, c_i, d_i = a[i, :], b[i, :], c[i, :], d[i, :]
-        swap = jnp.abs(p) < jnp.abs(a_i)
-        inv = 1 / jnp.where(swap, a_i, p)  # 1 / P0
-        o0 = jnp.where(swap, p, a_i)
-        s1 = jnp.where(swap, b_i, q) * inv
-        s2 = jnp.where(swap, c_i * inv, 0)  # P2 = 0 without a swap
-        t = jnp.where(swap, d_i, r) * inv
+        current, (s1, s2, t) = eliminate(current, (a[i, :], b[i, :], c[i, :], d[i, :]))
         s1_out[i - 1, :], s2_out[i - 1, :], x[i - 1, :] = s1, s2, t
-        p_next = jnp.where(swap, q, b_i) - o0 * s1
-        q_next = jnp.where(swap, -p * s2, c_i)  # O2 = 0 with a swap, s2 = 0 without
-        r_next = jnp.where(swap, r, d_i) - o0 * t
-        return p_next, q_next, r_next
+        return current
 
     p, _, r = lax.fori_loop(1, n, forward, (b[0, :], c[0, :], d[0, :]))
     x_last = r / p

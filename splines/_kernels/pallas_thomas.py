@@ -25,17 +25,15 @@ import jax.numpy as jnp
 from jax import lax
 
 from . import _pallas
+from .thomas_scan import eliminate
 
 
 def _thomas(a, b, c, d, x, c_prime):
     n, width = x.shape
     zero = jnp.zeros((width,), x.dtype)
 
-    def forward(i, carry):
-        c_prev, d_prev = carry
-        a_i = a[i, :]
-        inv_w = 1 / (b[i, :] - a_i * c_prev)
-        c_i, d_i = c[i, :] * inv_w, (d[i, :] - a_i * d_prev) * inv_w
+    def forward(i, previous):
+        c_i, d_i = eliminate(previous, (a[i, :], b[i, :], c[i, :], d[i, :]))
         c_prime[i, :] = c_i
         x[i, :] = d_i
         return c_i, d_i

@@ -30,6 +30,17 @@ def unroll_for(lanes: int) -> int:
     return _UNROLL_ONE_SYSTEM if lanes == 1 else _UNROLL_BATCH
 
 
+def eliminate(previous, row):
+    """One forward step: ``(c'_i, d'_i)`` from ``(c'_{i-1}, d'_{i-1})`` and ``row = (a, b, c, d)``.
+
+    The Pallas kernel (`pallas_thomas`) takes the same step.
+    """
+    c_prev, d_prev = previous
+    a, b, c, d = row
+    inv_w = 1 / (b - a * c_prev)
+    return c * inv_w, (d - a * d_prev) * inv_w
+
+
 @jax.jit
 def splines_thomas_scan(lower, diag, upper, rhs):
     """Solve ``(..., n)`` systems; ``lower``/``upper`` of shape ``(..., n-1)``.
@@ -45,11 +56,8 @@ def splines_thomas_scan(lower, diag, upper, rhs):
     lanes = rows[0].shape[1:]
 
     def forward(carry, row):
-        c_prev, d_prev = carry
-        a, b, c, d = row
-        inv_w = 1 / (b - a * c_prev)
-        c_new, d_new = c * inv_w, (d - a * d_prev) * inv_w
-        return (c_new, d_new), (c_new, d_new)
+        carry = eliminate(carry, row)
+        return carry, carry
 
     init = (jnp.zeros(lanes, rhs.dtype), jnp.zeros(lanes, rhs.dtype))
     _, (c_p, d_p) = lax.scan(forward, init, tuple(rows), unroll=unroll)

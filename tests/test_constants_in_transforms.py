@@ -19,7 +19,9 @@ jitted program (`_transformed`); an error raised while tracing one of them is
 caught and reported by name, so one program still says which ones fail.  The
 eager answer is the f64 reference (scipy's `CubicSpline`, `np.interp`, scipy's
 nearest) to 1e-12, which the eager library meets elsewhere (test_interp_scipy);
-the reproducer is also compared with the eager library call itself.
+the reproducer is also compared with the eager library call itself.  The
+local methods (one per family) are compared with the eager call, which
+tests/test_methods.py validates against scipy and interpax.
 """
 
 import functools
@@ -37,12 +39,14 @@ from splines import Interpolator1D, interp1d
 XP = np.linspace(0.0, 1.0, 9)  # includes the closing knot xp[0] + 1
 FP = np.cos(2 * np.pi * XP)
 X = np.array([0.13, 0.3, 0.52, 0.87, 0.61, 0.05])  # inside, off knots and midpoints
-METHODS = ["nearest", "linear", "cubic2"]
+# One local method per family of slope rules; cardinal's tension is a constant too.
+METHODS = ["nearest", "linear", "cubic2", "cardinal", "monotonic", "akima"]
+OPTIONS = {"cardinal": {"c": np.float64(0.3)}}
 RTOL = 1e-12
 
 # (id, method, knots, values, options)
 CONFIGS = [
-    (f"{m}-{name}", m, xp, fp, kwargs)
+    (f"{m}-{name}", m, xp, fp, {**kwargs, **OPTIONS.get(m, {})})
     for m in METHODS
     for name, xp, fp, kwargs in [
         ("default", XP, FP, {}),
@@ -111,7 +115,11 @@ def _reference(cid):
     if method == "linear":
         cell = np.searchsorted(xc, X, side="right") - 1
         return np.interp(X, xc, fc), (np.diff(fc) / np.diff(xc))[cell]
-    return si.interp1d(xc, fc, kind="nearest")(X), np.zeros_like(X)
+    if method == "nearest":
+        return si.interp1d(xc, fc, kind="nearest")(X), np.zeros_like(X)
+    # The local methods: the eager library call (validated in test_methods.py).
+    value, slope = interp1d(X, xp, fp, method, derivative=(0, 1), **kwargs)
+    return np.asarray(value), np.asarray(slope)
 
 
 def _short(e):

@@ -26,8 +26,9 @@ from hypothesis import Phase, given, settings
 
 from splines import Interpolator1D, interp1d
 
-METHODS = ["nearest", "linear", "cubic2"]
-DEGREE = {"nearest": 0, "linear": 1, "cubic2": 3}
+# akima stands for the local cubic methods: the same pieces, and the same evaluation.
+METHODS = ["nearest", "linear", "cubic2", "akima"]
+DEGREE = {"nearest": 0, "linear": 1, "cubic2": 3, "akima": 3}
 ORDERS = tuple(range(6))
 FILL, BELOW, ABOVE = 2.5, -7.0, 9.0
 EXTRAPS = {"nan": False, "extend": True, "fill": FILL, "pair": (BELOW, ABOVE)}

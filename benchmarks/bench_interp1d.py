@@ -31,7 +31,6 @@ spline; scipy's is f64).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -154,14 +153,6 @@ def _scipy_entries(xq, x, f, batched: bool):
     }  # fmt: skip
 
 
-def _max_diff(fn, args, reference):
-    try:
-        out = np.asarray(fn(*args), np.float64)
-    except Exception:  # noqa: BLE001 - the timing records the failure
-        return None
-    return float(np.max(np.abs(out.reshape(reference.shape) - reference)))
-
-
 def run_case(name, dtype, budget, verbose):
     batch, n, m = CASES[name]
     xq, x, f = make_data(batch, n, m, dtype)
@@ -179,64 +170,14 @@ def run_case(name, dtype, budget, verbose):
         bc: np.asarray(entries[key][0](*entries[key][1]), np.float64)
         for bc, key in (("not-a-knot", REFERENCE), ("natural", "splines cubic2 natural"))
     }
-    rows = []
-    for key, (fn, args, bc) in entries.items():
-        t = timings[key]
-        diff = None if bc is None or isinstance(t, T.Failure) else _max_diff(
-            fn, args, references[bc])  # fmt: skip
-        rows.append({
-            "name": key, "timing": t, "ratio_to_splines": T.ratio(t, timings[REFERENCE]),
-            "max_abs_diff_vs_splines": diff,
-        })  # fmt: skip
-    return {"case": name, "batch": batch, "n": n, "queries": m, "rows": rows}
-
-
-def print_case(case):
-    b = case["batch"]
-    title = f"n={case['n']} knots, {case['queries']} queries" + (
-        f", batch of {b} grids (vmap)" if b else "")  # fmt: skip
-    print(f"\n### {case['case']}: {title}\n")
-    rows = []
-    for r in case["rows"]:
-        t = r["timing"]
-        diff = r["max_abs_diff_vs_splines"]
-        note = t.error[:90] if isinstance(t, T.Failure) else (
-            "" if diff is None else f"{diff:.1e}")  # fmt: skip
-        rows.append([r["name"], T.fmt_us(t), T.fmt_us(t, "min"), T.fmt_iqr(t),
-                     T.fmt_ratio(r["ratio_to_splines"]), note])  # fmt: skip
-    header = ["contender", "median µs", "min µs", "IQR", "ratio to splines", "max|Δ| / error"]
-    print(T.markdown_table(header, rows))
+    rows = T.comparison_rows(entries, timings, references, REFERENCE)
+    title = f"n={n} knots, {m} queries" + (f", batch of {batch} grids (vmap)" if batched else "")
+    record = {"case": name, "batch": batch, "n": n, "queries": m, "rows": rows}
+    return f"{name}: {title}", record
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter repeats")
-    parser.add_argument("--x64", action="store_true", help="float64 inputs (enables jax x64)")
-    parser.add_argument("--cases", nargs="*", default=list(CASES), choices=list(CASES))
-    parser.add_argument("--out", default=None, help="result name (default: interp1d_cpu...)")
-    parser.add_argument("--verbose", action="store_true", help="print tracebacks of failures")
-    args = parser.parse_args(argv)
-    if args.x64:
-        jax.config.update("jax_enable_x64", True)
-    dtype = np.float64 if args.x64 else np.float32
-    budget = T.QUICK if args.quick else T.FULL
-    out = args.out or "interp1d_cpu" + ("_f64" if args.x64 else "") + (
-        "_quick" if args.quick else "")  # fmt: skip
-
-    m = T.machine()
-    print(f"# interp1d on {m['cpu']} ({m['cpu_count']} CPUs), {np.dtype(dtype).name}, "
-          f"jax {jax.__version__}, load average {m['loadavg_1_5_15min']}")  # fmt: skip
-    print(f"ratio = median time / '{REFERENCE}' (jit) in the same case; > 1 is slower.")
-    cases = []
-    for name in args.cases:
-        case = run_case(name, dtype, budget, args.verbose)
-        print_case(case)
-        cases.append(case)
-    path = T.write_result(out, {
-        "dtype": np.dtype(dtype).name, "quick": args.quick, "budget": budget,
-        "reference": REFERENCE, "cases": cases,
-    })  # fmt: skip
-    print(f"\nwrote {path}")
+    T.run_comparison(argv, __doc__, "interp1d_cpu", CASES, run_case, REFERENCE)
 
 
 if __name__ == "__main__":

@@ -100,3 +100,40 @@ def parse_extrap(extrap: Any, periodic: bool, dtype) -> Extrapolation:
 def _is_scalar(value: Any) -> bool:
     """A number (not a bool): Python, numpy or a 0-d array, real or complex."""
     return np.ndim(value) == 0 and dtype_kind(value) in "iufc"
+
+
+def per_axis(value: Any, ndim: int, name: str) -> tuple:
+    """One option for every axis, or a sequence (or 1-D array) of ``ndim``, one per axis."""
+    if isinstance(value, (tuple, list)) or np.ndim(value) == 1:
+        if len(value) != ndim:
+            raise ValueError(
+                f"`{name}`={value!r} must be one value for all {ndim} axes or one per axis."
+            )
+        return tuple(value)
+    return (value,) * ndim
+
+
+def parse_grid_extrap(extrap: Any, periodic: tuple, dtype) -> tuple:
+    """`parse_extrap` per axis: ``extrap`` is one 1-D option for all axes, or one per axis.
+
+    One per axis is a sequence of ``ndim`` options of which at least one is a
+    bool or a pair, or an array of shape ``(ndim, 2)``: ``(True, 0.0)``
+    extends x and fills y with 0, while ``(0.0, 1.0)`` is one (below, above)
+    pair for every axis.  One option for all axes applies to the axes that do
+    not wrap (an error when all of them wrap, unless it is ``False``).
+    """
+    ndim = len(periodic)
+    if getattr(extrap, "shape", None) == (ndim, 2):  # an array
+        extrap = [tuple(row) for row in extrap]
+    if _one_per_axis(extrap, ndim):
+        return tuple(parse_extrap(e, p, dtype) for e, p in zip(extrap, periodic))
+    if all(periodic):
+        return (parse_extrap(extrap, True, dtype),) * ndim
+    one, wraps = parse_extrap(extrap, False, dtype), parse_extrap(False, True, dtype)
+    return tuple(wraps if p else one for p in periodic)
+
+
+def _one_per_axis(extrap: Any, ndim: int) -> bool:
+    if not isinstance(extrap, (tuple, list)) or len(extrap) != ndim:
+        return False
+    return any(isinstance(e, (bool, np.bool_, tuple, list)) for e in extrap)

@@ -27,11 +27,11 @@ def check_derivative(derivative) -> int | tuple:
     if isinstance(derivative, (tuple, list)):
         if not derivative:
             raise ValueError("`derivative` must not be an empty sequence of orders.")
-        return tuple(_check_order(d, derivative) for d in derivative)
-    return _check_order(derivative, derivative)
+        return tuple(check_order(d, derivative) for d in derivative)
+    return check_order(derivative, derivative)
 
 
-def _check_order(order, derivative) -> int:
+def check_order(order, derivative) -> int:
     if isinstance(order, bool) or not isinstance(order, (int, np.integer)):
         raise TypeError(
             f"`derivative` must be a Python int or a tuple of ints; got {derivative!r}."
@@ -41,9 +41,9 @@ def _check_order(order, derivative) -> int:
     return int(order)
 
 
-def prepare_queries(x, real_dtype):
+def prepare_queries(x, real_dtype, name: str = "x"):
     """Queries as an array of their promoted real dtype; complex ones raise `TypeError`."""
-    check_real(x, "x")
+    check_real(x, name)
     return as_dtype(x, query_dtype(x, real_dtype))
 
 
@@ -67,15 +67,20 @@ def evaluate(x, breaks, coefficients, fill, spec: EvalSpec):
     t = (x[:, None] - start[:, None]) / width
     orders = spec.derivative if isinstance(spec.derivative, tuple) else (spec.derivative,)
     results = [
-        from_columns(_outside(_derivative(local, t, width, x, start, order), x, breaks, fill, spec),
-                     x_shape, spec.column_shape, spec.axis)
+        _outside(derivative_along(local, t, width, x, start, order), x, breaks, fill, spec)
         for order in orders
-    ]  # fmt: skip
+    ]
+    results = [from_columns(out, x_shape, spec.column_shape, spec.axis) for out in results]
     return jnp.stack(results) if isinstance(spec.derivative, tuple) else results[0]
 
 
-def _derivative(local, t, width, x, start, order: int):
-    """The ``order``-th x-derivative of the gathered pieces at local coordinates t."""
+def derivative_along(local, t, width, x, start, order: int):
+    """The ``order``-th x-derivative of the gathered pieces at local coordinates t.
+
+    ``local``: coefficients with the powers of t last; ``t`` and ``width``
+    broadcast against ``local.shape[:-1]``; ``x``, ``start``: the queries and
+    their pieces' starts, flat.
+    """
     out = horner(local, t, order)
     degree = local.shape[-1] - 1
     if order:  # d/dx = (d/dt) / h, one factor at a time: no overflow
@@ -83,16 +88,26 @@ def _derivative(local, t, width, x, start, order: int):
         for _ in range(min(order, degree)):
             out = out * inverse
     if order >= degree:  # no t left: keep invalid data's NaN in d/dx too
-        out = out + _zero_carrying_nan(x, start)[:, None]
+        out = out + _zero_carrying_nan(x, start)[(...,) + (None,) * (t.ndim - 1)]
     return out
 
 
 def _outside(out, x, breaks, fill, spec: EvalSpec):
     """Fill values outside the breaks (unless extending or periodic); NaN at NaN queries."""
     if not (spec.extend or spec.periodic):
-        below, above = fill
-        out = jnp.where((x < breaks[0])[:, None], below, out)
-        out = jnp.where((x > breaks[-1])[:, None], above, out)
+        out = fill_outside(out, x, breaks, fill)
+    return nan_at_nan(out, x)
+
+
+def fill_outside(out, x, breaks, fill):
+    """``fill`` = (below, above) where the queries ``x`` (flat, one per row) are outside."""
+    below, above = fill
+    out = jnp.where((x < breaks[0])[:, None], below, out)
+    return jnp.where((x > breaks[-1])[:, None], above, out)
+
+
+def nan_at_nan(out, x):
+    """NaN in every row of ``out`` whose query is NaN."""
     return jnp.where(jnp.isnan(x)[:, None], jnp.nan, out)
 
 

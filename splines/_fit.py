@@ -25,14 +25,13 @@ from ._boundary import PERIODIC, EndConditions, parse_bc_type
 from ._dtypes import as_dtype, check_real, data_dtypes, result_type, value_as_dtype
 from ._layout import column_values, normalize_axis, to_columns
 from ._methods import CUBIC_METHODS, Method, get_method
-from ._periodic import fit_periodic
+from ._periodic import close_at_last_knot, fit_periodic
 from ._validate import (
     check_ends_match_eagerly,
     check_knots_eagerly,
     check_period_eagerly,
     check_values_eagerly,
     check_within_period_eagerly,
-    ends_match,
     is_concrete,
     knot_eps,
     knots_are_valid,
@@ -73,31 +72,13 @@ class FitArgs(NamedTuple):
 def prepare_fit(xp, fp, method, bc_type, period, axis, c=None, fx=None) -> tuple:
     """Validate and convert; return ``(FitSpec, FitArgs)``.  Raises ValueError/TypeError."""
     rule = get_method(method)
-    _check_method_options(method, rule, bc_type, c, fx)
-    if jnp.ndim(xp) != 1:
-        raise ValueError(f"`xp` must be one-dimensional; got shape {jnp.shape(xp)}.")
+    given = ("fx",) if fx is not None else ()
+    check_method_options(method, rule, bc_type, c, given, all_given=fx is not None)
     if jnp.ndim(fp) == 0:
         raise ValueError("`fp` must have at least one dimension; got a scalar.")
-    check_real(xp, "xp")
     axis = normalize_axis(axis, jnp.ndim(fp))
-    n = jnp.shape(xp)[0]
-    if jnp.shape(fp)[axis] != n:
-        raise ValueError(
-            f"`fp` must have len(xp) = {n} entries along `axis`={axis}; got "
-            f"`fp.shape`={jnp.shape(fp)}."
-        )
-    fewest = 1 if period is not None else 2  # a period closes a single knot
-    if n < fewest:
-        raise ValueError(f"`xp` needs at least {fewest} knot{'s' * (fewest > 1)}; got {n}.")
-    if period is not None:
-        check_real(period, "period")
-        if jnp.ndim(period) != 0:
-            raise ValueError(f"`period` must be a scalar; got shape {jnp.shape(period)}.")
-    if fx is not None and jnp.shape(fx) != jnp.shape(fp):
-        raise ValueError(
-            f"`fx` (slopes at the knots) must have `fp`'s shape {jnp.shape(fp)}; "
-            f"got {jnp.shape(fx)}."
-        )
+    check_axis(xp, "xp", fp, axis, period, f"`axis`={axis}")
+    check_given_shape(fx, "fx", fp)
     ends = parse_bc_type(bc_type, periodic=period is not None)
     column_shape = jnp.shape(fp)[:axis] + jnp.shape(fp)[axis + 1 :]
     real, value = data_dtypes(xp, fp) if fx is None else data_dtypes(xp, fp, fx)
@@ -108,17 +89,52 @@ def prepare_fit(xp, fp, method, bc_type, period, axis, c=None, fx=None) -> tuple
         tuple(_bc_value(v, column_shape, value) for v in ends.values),
         None if period is None else as_dtype(period, real),
         None if fx is None else as_dtype(fx, value),
-        _tension(c, real) if rule.takes_tension else None,
+        tension(c, real) if rule.takes_tension else None,
     )
     closes = _check_data_eagerly(args, ends.kinds, axis, eps)
     spec = FitSpec(method, ends.kinds, axis, column_shape, closes, eps, fx is not None)
     return spec, args
 
 
-def _check_method_options(method: str, rule: Method, bc_type, c, fx) -> None:
-    """Options that the method does not take are errors, not silently ignored."""
-    if bc_type is not None and (not rule.takes_bc_type or fx is not None):
-        why = "the slopes are given (`fx`)" if fx is not None else (
+def check_axis(xp, name: str, fp, axis: int, period, along: str) -> None:
+    """One axis of the data: 1-D real knots ``name``, one value per knot along ``axis``
+    of ``fp``, enough knots, and a real scalar ``period`` (or None)."""
+    if jnp.ndim(xp) != 1:
+        raise ValueError(f"`{name}` must be one-dimensional; got shape {jnp.shape(xp)}.")
+    check_real(xp, name)
+    n = jnp.shape(xp)[0]
+    if jnp.shape(fp)[axis] != n:
+        raise ValueError(
+            f"`fp` must have len({name}) = {n} entries along {along}; got "
+            f"`fp.shape`={jnp.shape(fp)}."
+        )
+    fewest = 1 if period is not None else 2  # a period closes a single knot
+    if n < fewest:
+        raise ValueError(f"`{name}` needs at least {fewest} knot{'s' * (fewest > 1)}; got {n}.")
+    if period is not None:
+        check_real(period, "period")
+        if jnp.ndim(period) != 0:
+            raise ValueError(f"`period` must be a scalar; got shape {jnp.shape(period)}.")
+
+
+def check_given_shape(derivative, name: str, fp) -> None:
+    """User-given derivatives at the knots have the values' shape."""
+    if derivative is not None and jnp.shape(derivative) != jnp.shape(fp):
+        raise ValueError(
+            f"`{name}` (derivatives at the knots) must have `fp`'s shape {jnp.shape(fp)}; "
+            f"got {jnp.shape(derivative)}."
+        )
+
+
+def check_method_options(method: str, rule: Method, bc_type, c, given=(), all_given=False):
+    """Options that the method does not take are errors, not silently ignored.
+
+    ``given``: the names of the user-given derivatives; ``all_given``: they
+    leave nothing for the method's slope rule to compute.
+    """
+    listed = ", ".join(f"`{name}`" for name in given)
+    if bc_type is not None and (not rule.takes_bc_type or all_given):
+        why = f"the slopes are given ({listed})" if all_given else (
             "its slopes come from neighbouring values" if rule.slopes else "it has no slopes")
         raise ValueError(
             f"`bc_type`={bc_type!r} has no effect on method {method!r}: {why}. Leave it "
@@ -126,15 +142,16 @@ def _check_method_options(method: str, rule: Method, bc_type, c, fx) -> None:
         )  # fmt: skip
     if c is not None and not rule.takes_tension:
         raise ValueError(f"`c` (tension) applies to method 'cardinal' only; got {method!r}.")
-    if c is not None and fx is not None:
-        raise ValueError("`c` (tension) has no effect when the slopes are given (`fx`).")
-    if fx is not None and method not in CUBIC_METHODS:
+    if c is not None and all_given:
+        raise ValueError(f"`c` (tension) has no effect when the slopes are given ({listed}).")
+    if given and method not in CUBIC_METHODS:
         raise ValueError(
-            f"`fx` (slopes) needs a cubic method, one of {CUBIC_METHODS}; got {method!r}."
+            f"`{given[0]}` (slopes) needs a cubic method, one of {CUBIC_METHODS}; "
+            f"got {method!r}."
         )
 
 
-def _tension(c, real):
+def tension(c, real):
     """Cardinal's tension as a real scalar (0 when not given); concrete: in [0, 1]."""
     c = 0.0 if c is None else c
     check_real(c, "c")
@@ -236,16 +253,18 @@ def _columns(args: FitArgs, spec: FitSpec):
         spec.bc_kinds,
         tuple(column_values(v, spec.column_shape, values.dtype) for v in args.bc_values),
     )
-    valid = jnp.bool_(True)
-    options = {}
-    if args.tension is not None:  # a traced tension outside [0, 1] is invalid
-        valid = (args.tension >= 0) & (args.tension <= 1)
-        options["tension"] = args.tension
+    options, valid = method_options(args.tension)
     if spec.periodic and args.period is None:
-        valid = valid & jnp.all(ends_match(values, spec.knot_eps))
-        # fp[-1] is replaced by fp[0] but kept as an exact zero (NaN gradients if invalid)
-        values = jnp.concatenate([values[:-1], values[:1] + 0 * values[-1:]])
+        values, ends_valid = close_at_last_knot(values, spec.knot_eps)
+        valid = valid & ends_valid
     return values, ends, options, valid
+
+
+def method_options(tension):
+    """The slope rule's options and whether they are valid (a traced tension may not be)."""
+    if tension is None:
+        return {}, jnp.bool_(True)
+    return {"tension": tension}, (tension >= 0) & (tension <= 1)
 
 
 def _pieces(method: Method, knots, values, ends: EndConditions, given_slopes: bool, options):

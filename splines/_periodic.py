@@ -20,30 +20,44 @@ finite and the selection's gradient is exact.  Knots past the period are
 invalid either way (NaN, see `_validate`).
 """
 
+import jax
 import jax.numpy as jnp
 
 from ._hermite import split_last_piece
 from ._validate import closes_period, ends_match, knots_are_valid
 
 
-def fit_periodic(pieces, xp, values, period, closes, eps):
+def fit_periodic(pieces, xp, values, period, closes, eps, split=split_last_piece):
     """``(breaks, coefficients, valid)`` of the periodic fit.
 
-    ``pieces(knots, values)`` fits closed knots; ``closes`` is True, False, or
-    None when it must be decided from traced data; ``eps`` is the knots'
-    precision (`_validate.period_gap`).
+    ``pieces(knots, values)`` fits closed knots (``values``: knots first);
+    ``closes`` is True, False, or None when it must be decided from traced
+    data; ``eps`` is the knots' precision (`_validate.period_gap`).
+    ``split(breaks, coefficients)`` cuts the last piece in two (on a grid, the
+    last piece along this axis; ``breaks`` may then be a tuple, one per axis).
     """
     if closes is not None:
         return _fit_reading(pieces, xp, values, period, closes, eps)
     closes = closes_period(xp, period, eps)
     closed = _fit_reading(pieces, xp, values, period, True, eps)
-    closed = (*split_last_piece(*closed[:2]), closed[2])
+    closed = (*split(*closed[:2]), closed[2])
     # The open reading with a closing knot sees a cell of zero width: move that
     # knot to the middle of its cell when the closed reading is the one taken.
     middle = xp[-2] + (xp[0] + period - xp[-2]) / 2  # n ≥ 2 here (`prepare_fit`)
     safe = jnp.concatenate([xp[:-1], jnp.where(closes, middle, xp[-1])[None]])
     opened = _fit_reading(pieces, safe, values, period, False, eps)
-    return tuple(jnp.where(closes, c, o) for c, o in zip(closed, opened))
+    return jax.tree.map(lambda c, o: jnp.where(closes, c, o), closed, opened)
+
+
+def close_at_last_knot(values, eps):
+    """``bc_type="periodic"`` without a ``period``: the last knot closes the period.
+
+    Its values (knots first) must repeat the first ones; they are replaced by
+    them but kept as exact zeros, so invalid data make their gradients NaN.
+    Returns the closed values and whether the ends matched.
+    """
+    valid = jnp.all(ends_match(values, eps))
+    return jnp.concatenate([values[:-1], values[:1] + 0 * values[-1:]]), valid
 
 
 def _fit_reading(pieces, xp, values, period, closes: bool, eps):

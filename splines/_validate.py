@@ -95,7 +95,7 @@ def poison(valid):
 # ------------------------------------------------------------ eager tests --
 
 
-def check_knots_eagerly(xp) -> None:
+def check_knots_eagerly(xp, name: str = "xp") -> None:
     """Raise for the first knot that is not finite or not above its predecessor.
 
     "Above" means by at least the smallest normal number: XLA on CPU flushes
@@ -108,15 +108,15 @@ def check_knots_eagerly(xp) -> None:
     if first is None:
         return
     if first in not_finite:
-        raise ValueError(f"`xp` must be finite; `xp[{first}]` = {xp[first]}.")
+        raise ValueError(f"`{name}` must be finite; `{name}[{first}]` = {xp[first]}.")
     if xp[first] > xp[first - 1]:
         raise ValueError(
-            f"`xp[{first}] - xp[{first - 1}]` = {xp[first] - xp[first - 1]} is below the "
+            f"`{name}[{first}] - {name}[{first - 1}]` = {xp[first] - xp[first - 1]} is below the "
             f"smallest normal {xp.dtype} ({np.finfo(xp.dtype).tiny}); rescale the knots."
         )
     raise ValueError(
-        f"`xp` must be strictly increasing in {xp.dtype}; "
-        f"`xp[{first - 1}]` = {xp[first - 1]} but `xp[{first}]` = {xp[first]}."
+        f"`{name}` must be strictly increasing in {xp.dtype}; "
+        f"`{name}[{first - 1}]` = {xp[first - 1]} but `{name}[{first}]` = {xp[first]}."
     )
 
 
@@ -128,28 +128,28 @@ def check_values_eagerly(fp, name: str = "fp") -> None:
         raise ValueError(f"`{name}` must be finite; `{name}[{index}]` = {fp[tuple(bad[0])]}.")
 
 
-def check_period_eagerly(period) -> None:
+def check_period_eagerly(period, name: str = "period") -> None:
     if period.ndim != 0 or not (np.isfinite(period) and period > 0):
-        raise ValueError(f"`period` must be finite and positive; got {period}.")
+        raise ValueError(f"`{name}` must be finite and positive; got {period}.")
 
 
-def check_within_period_eagerly(xp, period, eps) -> bool:
+def check_within_period_eagerly(xp, period, eps, name="xp", period_name="period") -> bool:
     """Raise when the knots span more than one period; say whether they close it."""
     gap, tol = period_gap(xp, period, eps, np)
     if gap > tol:
         raise ValueError(
-            f"`xp` must lie within one `period`: `xp[-1] - xp[0]` = {xp[-1] - xp[0]} "
-            f"exceeds `period` = {period}."
+            f"`{name}` must lie within one `{period_name}`: `{name}[-1] - {name}[0]` = "
+            f"{xp[-1] - xp[0]} exceeds `{period_name}` = {period}."
         )
     return bool(abs(gap) <= tol)
 
 
-def check_ends_match_eagerly(values, what: str, eps) -> None:
+def check_ends_match_eagerly(values, what, eps, along="of `fp` along `axis`") -> None:
     """``values`` of shape ``(n, k)``: raise naming the first column whose ends differ."""
     mismatch = np.flatnonzero(~ends_match(values, eps, np))
     if mismatch.size:
         j = mismatch[0]
         raise ValueError(
-            f"{what} needs the first and last values of `fp` along `axis` to be equal; "
+            f"{what} needs the first and last values {along} to be equal; "
             f"column {j} has {values[0, j]} and {values[-1, j]}."
         )

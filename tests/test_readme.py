@@ -19,4 +19,6 @@ def test_readme_tour_runs():
     assert tour["ys"].shape == (2, 500)
     assert tour["d2f"].shape == (500,) and tour["s"].shape == (12,)
     assert tour["fine"].shape == (44,)
+    assert tour["z"].shape == (500, 3) and tour["zx"].shape == (500,)
+    assert tour["grad_z"].shape == (2,) and bool(jnp.all(jnp.isfinite(tour["grad_z"])))
     assert sharded["ys"].shape == (8, 50) and bool(jnp.all(jnp.isfinite(sharded["ys"])))

@@ -1,0 +1,279 @@
+"""Tensor-product fits: values on an N-d grid → breaks per axis and N-d coefficients.
+
+A tensor-product cubic Hermite interpolant is fixed, on each cell of the grid,
+by its *node data* at the cell's 2^d corners: for every subset S of the axes
+the mixed derivative ``D_S = ∂^|S| f / ∏_{a∈S} ∂x_a`` (``D_∅ = f``, then
+``f_x``, ``f_y``, ``f_xy``, …).  A method's 1-D slope rule gives them, applied
+along the axes of S in ascending order, as interpax does:
+
+    D_S = slopes along a of D_{S∖a},     a the last axis of S.
+
+For a method linear in the data (cubic2, cubic, cardinal, catmull-rom) the
+order does not matter and the interpolant is the 1-D method applied along
+each axis in turn at the query point.  Given derivatives (``fx``, ``fy``,
+``fxy``, …) replace the rule's; one not given comes from the rule, through
+any given one on its way (``f_xy`` from a given ``f_x``).
+
+The coefficients are built one axis at a time too: along axis a, the 1-D
+pieces rule (`_hermite`) turns each pair (D_S, D_{S∪a}) — values and slopes
+along a — into the local coefficients of each cell along a.  After all axes,
+
+    coefficients[j_0, …, j_{d-1}, column, p_0, …, p_{d-1}]
+
+multiplies ``t_0^{p_0} ⋯ t_{d-1}^{p_{d-1}}`` on cell (j_0, …) in the local
+coordinates t_a ∈ [0, 1], O(|f|) whatever the widths, as in 1-D.  "linear" and
+"nearest" have no slopes: their pieces rules along each axis give the
+multilinear and the nearest-node interpolants.
+
+Periodic axes are closed as in 1-D (`_periodic`), one axis after the other;
+an axis whose closing is decided by traced data doubles the work.
+"""
+
+from functools import partial
+from typing import Any, NamedTuple, Optional
+
+import jax.numpy as jnp
+import numpy as np
+
+from ._boundary import PERIODIC, EndConditions, parse_bc_type
+from ._dtypes import as_dtype, data_dtypes, result_type
+from ._fit import check_axis, check_given_shape, check_method_options, method_options, tension
+from ._hermite import split_last_piece
+from ._layout import to_columns
+from ._methods import Method, get_method
+from ._periodic import close_at_last_knot, fit_periodic
+from ._validate import (
+    check_ends_match_eagerly,
+    check_knots_eagerly,
+    check_period_eagerly,
+    check_values_eagerly,
+    check_within_period_eagerly,
+    is_concrete,
+    knot_eps,
+    knots_are_valid,
+    poison,
+)
+
+
+class GridNames(NamedTuple):
+    """The public names of each axis' arguments, for error messages."""
+
+    knots: tuple  # ("xp", "yp", …)
+    queries: tuple  # ("x", "y", …)
+
+    def derivative(self, mask: int) -> str:
+        """``"fxy"`` for the mixed derivative along the axes in ``mask`` (bit a: axis a)."""
+        return "f" + "".join(q for a, q in enumerate(self.queries) if mask >> a & 1)
+
+
+class GridSpec(NamedTuple):
+    """Static description of a grid fit: part of the jit cache key."""
+
+    method: str
+    bc_kinds: tuple  # per axis, the kinds of its two ends (PERIODIC on periodic axes)
+    column_shape: tuple  # fp's shape after the grid axes
+    closes_period: tuple  # per axis with a period: do its knots close it? (None: traced)
+    knot_eps: float  # the knots' precision, for the closing tolerances
+    given: tuple = ()  # masks of the given derivatives, in `GridArgs.given`'s order
+
+    @property
+    def periodic(self) -> tuple:
+        return tuple(kinds[0] == PERIODIC for kinds in self.bc_kinds)
+
+
+class GridArgs(NamedTuple):
+    """The grid fit's array arguments, already in the data's dtypes."""
+
+    knots: tuple
+    fp: Any
+    periods: tuple  # per axis, a scalar or None
+    given: tuple = ()  # derivative arrays, fp's shape
+    tension: Any = None  # cardinal's `c`; None for every other method
+
+
+def prepare_grid_fit(knots, fp, method, bc_type, periods, c, given: dict, names: GridNames):
+    """Validate and convert; return ``(GridSpec, GridArgs)``.  Raises ValueError/TypeError.
+
+    ``given`` maps axis masks to user-given derivatives (None: not given).
+    """
+    rule = get_method(method)
+    given = {mask: value for mask, value in sorted(given.items()) if value is not None}
+    given_names = tuple(names.derivative(mask) for mask in given)
+    all_given = len(given) == 2 ** len(knots) - 1
+    check_method_options(method, rule, bc_type, c, given_names, all_given)
+    if jnp.ndim(fp) < len(knots):
+        raise ValueError(
+            f"`fp` must have at least {len(knots)} dimensions, one per axis of the grid; "
+            f"got shape {jnp.shape(fp)}."
+        )
+    for axis, (xp, name, period) in enumerate(zip(knots, names.knots, periods)):
+        check_axis(xp, name, fp, axis, period, f"axis {axis}")
+    for value, name in zip(given.values(), given_names):
+        check_given_shape(value, name, fp)
+    real, value = data_dtypes(*knots, fp, *given.values())
+    args = GridArgs(
+        tuple(as_dtype(xp, real) for xp in knots),
+        as_dtype(fp, value),
+        tuple(None if p is None else as_dtype(p, real) for p in periods),
+        tuple(as_dtype(v, value) for v in given.values()),
+        tension(c, real) if rule.takes_tension else None,
+    )
+    bc_kinds = _bc_kinds(bc_type, periods)
+    eps = max(knot_eps(result_type(xp), real) for xp in knots)
+    closes = _check_data_eagerly(args, bc_kinds, eps, names, given_names)
+    spec = GridSpec(method, bc_kinds, jnp.shape(fp)[len(knots) :], closes, eps, tuple(given))
+    return spec, args
+
+
+def _bc_kinds(bc_type, periods) -> tuple:
+    """End kinds per axis: periodic on axes with a period, ``bc_type``'s on the others.
+
+    On a grid the end conditions must be homogeneous (zero values): the mixed
+    derivatives would need the boundary values' derivatives along the other axes.
+    """
+    free = [p is None for p in periods]
+    if bc_type is not None and not any(free) and bc_type != PERIODIC:
+        raise ValueError(
+            f"`bc_type`={bc_type!r} has no effect: every axis has a `period`. Leave it out."
+        )
+    ends = parse_bc_type(bc_type, periodic=False)
+    if not all(is_concrete(v) and np.all(np.asarray(v) == 0) for v in ends.values):
+        raise ValueError(
+            f"`bc_type`={bc_type!r}: on a grid, end conditions take zero values only "
+            "('natural', 'clamped', 'not-a-knot', 'periodic' or (order, 0)), since the mixed "
+            "derivatives would need the values' derivatives along the other axes."
+        )
+    return tuple(ends.kinds if f else (PERIODIC, PERIODIC) for f in free)
+
+
+def _check_data_eagerly(args: GridArgs, bc_kinds, eps, names: GridNames, given_names):
+    """Raise on bad concrete data; say per axis whether the knots close its period."""
+    for xp, name in zip(args.knots, names.knots):
+        if is_concrete(xp):
+            check_knots_eagerly(np.asarray(xp), name)
+    arrays = ((args.fp, "fp"),) + tuple(zip(args.given, given_names))
+    for values, name in arrays:
+        if is_concrete(values):
+            check_values_eagerly(np.asarray(values), name)
+    closes = []
+    for axis, (xp, period, kinds) in enumerate(zip(args.knots, args.periods, bc_kinds)):
+        closes.append(None)
+        if period is not None:
+            if is_concrete(period):
+                check_period_eagerly(np.asarray(period))
+            if xp.shape[0] == 1:
+                closes[-1] = False  # one knot cannot close a positive period
+            elif is_concrete(xp, period):
+                closes[-1] = check_within_period_eagerly(
+                    np.asarray(xp), np.asarray(period), eps, names.knots[axis]
+                )
+        if kinds[0] == PERIODIC and (period is None or closes[-1]):
+            for values, name in arrays:
+                if is_concrete(values):
+                    along = f"of `{name}` along axis {axis} (`{names.knots[axis]}`)"
+                    lines = to_columns(np.asarray(values), axis, np)[0]
+                    check_ends_match_eagerly(lines, "periodic data", eps, along)
+    return tuple(closes)
+
+
+def fit_grid(args: GridArgs, spec: GridSpec):
+    """Return ``(breaks, coefficients)``: a tuple of breaks per axis and the N-d coefficients.
+
+    ``coefficients[j_0, …, j_{d-1}, k, p_0, …, p_{d-1}]`` (see the module's
+    docstring).  Invalid data make every break and coefficient NaN.
+    """
+    d = len(args.knots)
+    shape = args.fp.shape[:d] + (-1,)  # columns flattened: (n_0, …, n_{d-1}, k)
+    data = jnp.concatenate([jnp.reshape(a, shape) for a in (args.fp, *args.given)], axis=-1)
+    options, valid = method_options(args.tension)
+    for axis, (period, periodic) in enumerate(zip(args.periods, spec.periodic)):
+        if period is None:
+            valid = valid & knots_are_valid(args.knots[axis])
+        if periodic and period is None:  # bc_type="periodic": the last knot closes
+            closed, ends_valid = close_at_last_knot(jnp.moveaxis(data, axis, 0), spec.knot_eps)
+            data, valid = jnp.moveaxis(closed, 0, axis), valid & ends_valid
+    pieces = partial(_tensor_pieces, get_method(spec.method), spec, options)
+    breaks, coefficients = _fit_closed(pieces, args.knots, data, args.periods, spec, 0)
+    factor = poison(valid)
+    return tuple(b * factor for b in breaks), coefficients * factor
+
+
+def _fit_closed(pieces, knots, data, periods, spec: GridSpec, axis: int):
+    """``pieces`` on knots closed along each axis from ``axis`` on that has a period."""
+    if axis == len(knots):
+        return pieces(knots, data)
+    if periods[axis] is None:
+        return _fit_closed(pieces, knots, data, periods, spec, axis + 1)
+
+    def along(knots_here, data_here):  # this axis' knots; data with this axis first
+        knots_now = knots[:axis] + (knots_here,) + knots[axis + 1 :]
+        data_now = jnp.moveaxis(data_here, 0, axis)
+        return _fit_closed(pieces, knots_now, data_now, periods, spec, axis + 1)
+
+    breaks, coefficients, valid = fit_periodic(
+        along, knots[axis], jnp.moveaxis(data, axis, 0), periods[axis],
+        spec.closes_period[axis], spec.knot_eps, partial(_split_along, axis=axis),
+    )  # fmt: skip
+    return breaks, coefficients * poison(valid)
+
+
+def _split_along(breaks: tuple, coefficients, axis: int):
+    """`split_last_piece` along one axis of the grid."""
+    power = coefficients.ndim - len(breaks) + axis
+    moved = jnp.moveaxis(coefficients, (axis, power), (0, -1))
+    cut, moved = split_last_piece(breaks[axis], moved)
+    return breaks[:axis] + (cut,) + breaks[axis + 1 :], jnp.moveaxis(moved, (0, -1), (axis, power))
+
+
+def _tensor_pieces(method: Method, spec: GridSpec, options, knots, data):
+    """Breaks per axis and coefficients from closed knots and stacked data columns."""
+    widths = tuple(jnp.diff(xp) for xp in knots)
+    parts = jnp.split(data, 1 + len(spec.given), axis=-1)
+    node = {0: parts[0], **dict(zip(spec.given, parts[1:]))}
+    if method.slopes is not None:
+        for mask in range(1, 2 ** len(knots)):
+            if mask not in node:
+                axis = mask.bit_length() - 1  # the last axis of the subset
+                ends = spec.bc_kinds[axis]
+                rule = partial(_slopes, method.slopes, widths[axis], ends, options)
+                node[mask] = _along(rule, node[mask ^ 1 << axis], axis)
+    breaks = []
+    for axis in range(len(knots)):
+        bit = 1 << axis
+        for mask in [m for m in node if not m & bit]:
+            slopes = node.pop(mask | bit, None)
+            node[mask], cut = _pieces_along(method, knots[axis], widths[axis], node[mask],
+                                            slopes, axis)  # fmt: skip
+        breaks.append(cut)
+    return tuple(breaks), node[0]
+
+
+def _slopes(rule, widths, kinds, options, lines):
+    """The 1-D slope rule on ``(n, m)`` lines, with homogeneous end conditions."""
+    zero = jnp.zeros(lines.shape[1:], lines.dtype)
+    return rule(widths, lines, EndConditions(kinds, (zero, zero)), **options)
+
+
+def _pieces_along(method: Method, knots, widths, values, slopes: Optional[Any], axis: int):
+    """The 1-D pieces rule along ``axis``: cells replace knots there, powers go last."""
+    lines, rest = _lines(values, axis)
+    slope_lines = None if slopes is None else _lines(slopes, axis)[0]
+    breaks, pieces = method.pieces(knots, widths, lines, slope_lines)  # (cells, m, p)
+    return _unlines(pieces, rest, axis), breaks
+
+
+def _along(function, array, axis: int):
+    """``function`` on the lines of ``array`` along ``axis``, as ``(n, m)`` columns."""
+    lines, rest = _lines(array, axis)
+    return _unlines(function(lines), rest, axis)
+
+
+def _lines(array, axis: int):
+    moved = jnp.moveaxis(array, axis, 0)
+    return jnp.reshape(moved, (moved.shape[0], -1)), moved.shape[1:]
+
+
+def _unlines(out, rest: tuple, axis: int):
+    """``(n', m, *extra)`` back to ``array``'s layout: n' at ``axis``, extra axes last."""
+    out = jnp.reshape(out, out.shape[:1] + rest + out.shape[2:])
+    return jnp.moveaxis(out, 0, axis)

@@ -1,6 +1,5 @@
 """`approx_df`: a method's slopes at the knots, on their own (interpax's name and meaning)."""
 
-import re
 from functools import partial
 from typing import Any, Optional
 
@@ -9,7 +8,7 @@ import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float, Inexact
 
 from ._dtypes import lists_to_arrays
-from ._fit import FitArgs, FitSpec, knot_slopes, prepare_fit
+from ._fit import FitArgs, FitSpec, Names, knot_slopes, prepare_fit
 from ._methods import CUBIC_METHODS
 
 
@@ -41,15 +40,11 @@ def approx_df(
     if method not in CUBIC_METHODS:
         raise ValueError(f"`method`={method!r} has no slopes; use one of {CUBIC_METHODS}.")
     x, f = lists_to_arrays(x, f)
-    try:
-        spec, args = prepare_fit(x, f, method, bc_type, None, axis, c)
-    except (ValueError, TypeError) as error:  # speak of this function's arguments
-        raise type(error)(_OWN_NAMES.sub(r"\1\2", str(error))) from None
+    spec, args = prepare_fit(x, f, method, bc_type, None, axis, c, names=_NAMES)
     return _approx_df(args, spec)
 
 
-# `interp1d`'s names for the knots and values, as `prepare_fit` reports them.
-_OWN_NAMES = re.compile(r"(`|len\()([xf])p\b")
+_NAMES = Names(knots=("x",), queries=("x",), values="f")
 
 
 @partial(jax.jit, static_argnums=1)

@@ -39,6 +39,18 @@ from ._validate import (
 )
 
 
+class Names(NamedTuple):
+    """What the caller calls the arguments, for error messages."""
+
+    knots: tuple = ("xp",)  # per axis
+    queries: tuple = ("x",)  # per axis
+    values: str = "fp"
+
+    def derivative(self, mask: int) -> str:
+        """``"fxy"`` for the mixed derivative along the axes in ``mask`` (bit a: axis a)."""
+        return "f" + "".join(q for a, q in enumerate(self.queries) if mask >> a & 1)
+
+
 class FitSpec(NamedTuple):
     """Static description of a fit: part of the jit cache key."""
 
@@ -69,16 +81,16 @@ class FitArgs(NamedTuple):
     tension: Any = None  # cardinal's `c`; None for every other method
 
 
-def prepare_fit(xp, fp, method, bc_type, period, axis, c=None, fx=None) -> tuple:
+def prepare_fit(xp, fp, method, bc_type, period, axis, c=None, fx=None, names=Names()):
     """Validate and convert; return ``(FitSpec, FitArgs)``.  Raises ValueError/TypeError."""
     rule = get_method(method)
     given = ("fx",) if fx is not None else ()
     check_method_options(method, rule, bc_type, c, given, all_given=fx is not None)
     if jnp.ndim(fp) == 0:
-        raise ValueError("`fp` must have at least one dimension; got a scalar.")
-    axis = normalize_axis(axis, jnp.ndim(fp))
-    check_axis(xp, "xp", fp, axis, period, f"`axis`={axis}")
-    check_given_shape(fx, "fx", fp)
+        raise ValueError(f"`{names.values}` must have at least one dimension; got a scalar.")
+    axis = normalize_axis(axis, jnp.ndim(fp), names.values)
+    check_axis(xp, names.knots[0], fp, axis, period, f"`axis`={axis}", names.values)
+    check_given_shape(fx, "fx", fp, names.values)
     ends = parse_bc_type(bc_type, periodic=period is not None)
     column_shape = jnp.shape(fp)[:axis] + jnp.shape(fp)[axis + 1 :]
     real, value = data_dtypes(xp, fp) if fx is None else data_dtypes(xp, fp, fx)
@@ -91,22 +103,22 @@ def prepare_fit(xp, fp, method, bc_type, period, axis, c=None, fx=None) -> tuple
         None if fx is None else as_dtype(fx, value),
         tension(c, real) if rule.takes_tension else None,
     )
-    closes = _check_data_eagerly(args, ends.kinds, axis, eps)
+    closes = _check_data_eagerly(args, ends.kinds, axis, eps, names)
     spec = FitSpec(method, ends.kinds, axis, column_shape, closes, eps, fx is not None)
     return spec, args
 
 
-def check_axis(xp, name: str, fp, axis: int, period, along: str) -> None:
+def check_axis(xp, name: str, fp, axis: int, period, along: str, values: str) -> None:
     """One axis of the data: 1-D real knots ``name``, one value per knot along ``axis``
-    of ``fp``, enough knots, and a real scalar ``period`` (or None)."""
+    of ``fp`` (called ``values``), enough knots, and a real scalar ``period`` (or None)."""
     if jnp.ndim(xp) != 1:
         raise ValueError(f"`{name}` must be one-dimensional; got shape {jnp.shape(xp)}.")
     check_real(xp, name)
     n = jnp.shape(xp)[0]
     if jnp.shape(fp)[axis] != n:
         raise ValueError(
-            f"`fp` must have len({name}) = {n} entries along {along}; got "
-            f"`fp.shape`={jnp.shape(fp)}."
+            f"`{values}` must have len({name}) = {n} entries along {along}; got "
+            f"`{values}.shape`={jnp.shape(fp)}."
         )
     fewest = 1 if period is not None else 2  # a period closes a single knot
     if n < fewest:
@@ -117,11 +129,11 @@ def check_axis(xp, name: str, fp, axis: int, period, along: str) -> None:
             raise ValueError(f"`period` must be a scalar; got shape {jnp.shape(period)}.")
 
 
-def check_given_shape(derivative, name: str, fp) -> None:
+def check_given_shape(derivative, name: str, fp, values: str) -> None:
     """User-given derivatives at the knots have the values' shape."""
     if derivative is not None and jnp.shape(derivative) != jnp.shape(fp):
         raise ValueError(
-            f"`{name}` (derivatives at the knots) must have `fp`'s shape {jnp.shape(fp)}; "
+            f"`{name}` (derivatives at the knots) must have `{values}`'s shape {jnp.shape(fp)}; "
             f"got {jnp.shape(derivative)}."
         )
 
@@ -181,13 +193,14 @@ def _broadcasts_to(shape: tuple, target: tuple) -> bool:
         return False
 
 
-def _check_data_eagerly(args: FitArgs, kinds, axis, eps) -> Optional[bool]:
+def _check_data_eagerly(args: FitArgs, kinds, axis, eps, names: Names) -> Optional[bool]:
     """Raise on bad concrete data (in numpy); say whether the knots close the period."""
     xp, fp, _, period, fx, _ = args
     if is_concrete(xp):
-        check_knots_eagerly(np.asarray(xp))
-    for name, values in (("fp", fp), ("fx", fx)):
-        if values is not None and is_concrete(values):
+        check_knots_eagerly(np.asarray(xp), names.knots[0])
+    arrays = [(names.values, fp)] + ([("fx", fx)] if fx is not None else [])
+    for name, values in arrays:
+        if is_concrete(values):
             check_values_eagerly(np.asarray(values), name)
     closes = None
     if period is not None:
@@ -196,13 +209,13 @@ def _check_data_eagerly(args: FitArgs, kinds, axis, eps) -> Optional[bool]:
         if xp.shape[0] == 1:
             closes = False  # one knot cannot close a positive period
         elif is_concrete(xp, period):
-            closes = check_within_period_eagerly(np.asarray(xp), np.asarray(period), eps)
-    if kinds[0] == PERIODIC and (period is None or closes) and is_concrete(fp):
-        values, _ = to_columns(np.asarray(fp), axis, np)
-        check_ends_match_eagerly(values, "a periodic spline", eps)
-        if fx is not None and is_concrete(fx):
-            check_ends_match_eagerly(to_columns(np.asarray(fx), axis, np)[0],
-                                     "the slopes `fx` of periodic data", eps)  # fmt: skip
+            closes = check_within_period_eagerly(np.asarray(xp), np.asarray(period), eps,
+                                                 names.knots[0])  # fmt: skip
+    if kinds[0] == PERIODIC and (period is None or closes):
+        for name, values in arrays:
+            if is_concrete(values):
+                lines = to_columns(np.asarray(values), axis, np)[0]
+                check_ends_match_eagerly(lines, "periodic data", eps, f"of `{name}` along `axis`")
     return closes
 
 

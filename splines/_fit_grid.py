@@ -37,7 +37,14 @@ import numpy as np
 
 from ._boundary import PERIODIC, EndConditions, parse_bc_type
 from ._dtypes import as_dtype, data_dtypes, result_type
-from ._fit import check_axis, check_given_shape, check_method_options, method_options, tension
+from ._fit import (
+    Names,
+    check_axis,
+    check_given_shape,
+    check_method_options,
+    method_options,
+    tension,
+)
 from ._hermite import split_last_piece
 from ._layout import to_columns
 from ._methods import Method, get_method
@@ -53,17 +60,6 @@ from ._validate import (
     knots_are_valid,
     poison,
 )
-
-
-class GridNames(NamedTuple):
-    """The public names of each axis' arguments, for error messages."""
-
-    knots: tuple  # ("xp", "yp", …)
-    queries: tuple  # ("x", "y", …)
-
-    def derivative(self, mask: int) -> str:
-        """``"fxy"`` for the mixed derivative along the axes in ``mask`` (bit a: axis a)."""
-        return "f" + "".join(q for a, q in enumerate(self.queries) if mask >> a & 1)
 
 
 class GridSpec(NamedTuple):
@@ -91,7 +87,7 @@ class GridArgs(NamedTuple):
     tension: Any = None  # cardinal's `c`; None for every other method
 
 
-def prepare_grid_fit(knots, fp, method, bc_type, periods, c, given: dict, names: GridNames):
+def prepare_grid_fit(knots, fp, method, bc_type, periods, c, given: dict, names: Names):
     """Validate and convert; return ``(GridSpec, GridArgs)``.  Raises ValueError/TypeError.
 
     ``given`` maps axis masks to user-given derivatives (None: not given).
@@ -107,9 +103,9 @@ def prepare_grid_fit(knots, fp, method, bc_type, periods, c, given: dict, names:
             f"got shape {jnp.shape(fp)}."
         )
     for axis, (xp, name, period) in enumerate(zip(knots, names.knots, periods)):
-        check_axis(xp, name, fp, axis, period, f"axis {axis}")
+        check_axis(xp, name, fp, axis, period, f"axis {axis}", names.values)
     for value, name in zip(given.values(), given_names):
-        check_given_shape(value, name, fp)
+        check_given_shape(value, name, fp, names.values)
     real, value = data_dtypes(*knots, fp, *given.values())
     args = GridArgs(
         tuple(as_dtype(xp, real) for xp in knots),
@@ -146,7 +142,7 @@ def _bc_kinds(bc_type, periods) -> tuple:
     return tuple(ends.kinds if f else (PERIODIC, PERIODIC) for f in free)
 
 
-def _check_data_eagerly(args: GridArgs, bc_kinds, eps, names: GridNames, given_names):
+def _check_data_eagerly(args: GridArgs, bc_kinds, eps, names: Names, given_names):
     """Raise on bad concrete data; say per axis whether the knots close its period."""
     for xp, name in zip(args.knots, names.knots):
         if is_concrete(xp):

@@ -15,11 +15,12 @@ from ._boundary import parse_grid_extrap, per_axis
 from ._dtypes import lists_to_arrays
 from ._evaluate import prepare_queries
 from ._evaluate_grid import GridEvalSpec, check_grid_derivative, evaluate_grid
-from ._fit_grid import GridArgs, GridNames, GridSpec, fit_grid, prepare_grid_fit
+from ._fit import Names
+from ._fit_grid import GridArgs, GridSpec, fit_grid, prepare_grid_fit
 from ._interp import Method
 from ._methods import get_method
 
-NAMES = {2: GridNames(("xp", "yp"), ("x", "y")), 3: GridNames(("xp", "yp", "zp"), ("x", "y", "z"))}
+NAMES = {2: Names(("xp", "yp"), ("x", "y")), 3: Names(("xp", "yp", "zp"), ("x", "y", "z"))}
 
 
 class GridFit(NamedTuple):
@@ -31,9 +32,9 @@ class GridFit(NamedTuple):
 
 
 def prepare_grid(knots, fp, method, bc_type, extrap, period, c, given, names) -> GridFit:
-    """Arrays from lists, per-axis options, and the checked fit (shared by modules and functions)."""
+    """Arrays from lists, per-axis options and the checked fit (for functions and modules)."""
     knots, given_values = lists_to_arrays(*knots), lists_to_arrays(*given.values())
-    (fp, c) = lists_to_arrays(fp, c)
+    fp, c = lists_to_arrays(fp, c)
     periods = tuple(lists_to_arrays(*per_axis(period, len(knots), "period")))
     given = dict(zip(given, given_values))
     spec, args = prepare_grid_fit(knots, fp, method, bc_type, periods, c, given, names)
@@ -48,7 +49,7 @@ def eval_spec(fit: GridFit, method: str, derivative) -> GridEvalSpec:
     )  # fmt: skip
 
 
-def prepare_grid_queries(queries, real_dtype, names: GridNames) -> tuple:
+def prepare_grid_queries(queries, real_dtype, names: Names) -> tuple:
     queries = lists_to_arrays(*queries)
     return tuple(prepare_queries(q, real_dtype, n) for q, n in zip(queries, names.queries))
 

@@ -12,7 +12,8 @@ import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float, Inexact
 
 from ._evaluate_grid import GridEvalSpec, check_grid_derivative, evaluate_grid
-from ._fit_grid import GridNames, fit_grid
+from ._fit import Names
+from ._fit_grid import fit_grid
 from ._interp_grid import NAMES, prepare_grid, prepare_grid_queries
 from ._methods import get_method
 
@@ -27,7 +28,7 @@ class TensorSpline(eqx.Module):
     periodic: tuple = eqx.field(static=True)
     right_closed: bool = eqx.field(static=True)
     column_shape: tuple = eqx.field(static=True)
-    names: GridNames = eqx.field(static=True)
+    names: Names = eqx.field(static=True)
 
     def __init__(self, knots, fp, method, bc_type, extrap, period, c, given):
         names = NAMES[len(knots)]

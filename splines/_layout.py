@@ -11,12 +11,12 @@ import jax.numpy as jnp
 import numpy as np
 
 
-def normalize_axis(axis: int, ndim: int) -> int:
-    """``axis`` (a Python or numpy integer) as a non-negative Python int."""
+def normalize_axis(axis: int, ndim: int, values: str = "fp") -> int:
+    """``axis`` (a Python or numpy integer) of the array ``values`` as a non-negative int."""
     if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer)):
         raise TypeError(f"`axis` must be an integer; got {axis!r}.")
     if not -ndim <= axis < ndim:
-        raise ValueError(f"`axis`={axis!r} is out of range for `fp` with {ndim} dimensions.")
+        raise ValueError(f"`axis`={axis!r} is out of range for `{values}` with {ndim} dimensions.")
     return int(axis) % ndim
 
 

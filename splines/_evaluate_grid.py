@@ -73,7 +73,7 @@ def evaluate_grid(queries: tuple, breaks: tuple, coefficients, fill, spec: GridE
         for axis, (x, b) in enumerate(zip(xs, breaks)):
             if not (spec.extend[axis] or spec.periodic[axis]):
                 out = fill_outside(out, x, b, fill[axis])
-        for x, _, _, _ in cells:
+        for _, x, _, _ in cells:
             out = nan_at_nan(out, x)
         results.append(from_columns(out, shape, spec.column_shape, 0))
     return jnp.stack(results) if spec.stacked else results[0]

@@ -72,7 +72,7 @@ class Extrapolation(NamedTuple):
     fill: tuple  # two arrays of the data's dtype
 
 
-def parse_extrap(extrap: Any, periodic: bool, dtype) -> Extrapolation:
+def parse_extrap(extrap: Any, periodic: bool, dtype, name: str = "extrap") -> Extrapolation:
     """``False`` → NaN outside, ``True`` → extend end pieces, scalar or pair → fill.
 
     Periodic queries wrap and are never outside, so any other ``extrap`` than
@@ -81,8 +81,8 @@ def parse_extrap(extrap: Any, periodic: bool, dtype) -> Extrapolation:
     is_bool = isinstance(extrap, (bool, np.bool_))
     if periodic and not (is_bool and not extrap):
         raise ValueError(
-            f"`extrap`={extrap!r} has no effect on periodic data: queries wrap into "
-            "the period. Leave `extrap` out."
+            f"`{name}`={extrap!r} has no effect on periodic data: queries wrap into "
+            "the period. Leave it out."
         )
     if is_bool:
         extend, fill = bool(extrap), (np.nan, np.nan)
@@ -90,7 +90,7 @@ def parse_extrap(extrap: Any, periodic: bool, dtype) -> Extrapolation:
         fill = tuple(extrap) if isinstance(extrap, (tuple, list)) else (extrap, extrap)
         if len(fill) != 2 or not all(_is_scalar(f) for f in fill):
             raise ValueError(
-                f"`extrap`={extrap!r} must be a bool, a scalar, or a pair of scalars "
+                f"`{name}`={extrap!r} must be a bool, a scalar, or a pair of scalars "
                 "(below, above); complex fills need complex `fp`."
             )
         extend = False
@@ -126,7 +126,13 @@ def parse_grid_extrap(extrap: Any, periodic: tuple, dtype) -> tuple:
     if getattr(extrap, "shape", None) == (ndim, 2):  # an array
         extrap = [tuple(row) for row in extrap]
     if _one_per_axis(extrap, ndim):
-        return tuple(parse_extrap(e, p, dtype) for e, p in zip(extrap, periodic))
+        return tuple(parse_extrap(e, p, dtype, f"extrap[{axis}]")
+                     for axis, (e, p) in enumerate(zip(extrap, periodic)))  # fmt: skip
+    if _one_per_axis(extrap, len(extrap) if isinstance(extrap, (tuple, list)) else 0):
+        raise ValueError(
+            f"`extrap`={extrap!r} must be one option for all {ndim} axes (a bool, a scalar "
+            f"or a (below, above) pair) or {ndim} options, one per axis."
+        )
     if all(periodic):
         return (parse_extrap(extrap, True, dtype),) * ndim
     one, wraps = parse_extrap(extrap, False, dtype), parse_extrap(False, True, dtype)

@@ -214,8 +214,7 @@ def _check_data_eagerly(args: FitArgs, kinds, axis, eps, names: Names) -> Option
     if kinds[0] == PERIODIC and (period is None or closes):
         for name, values in arrays:
             if is_concrete(values):
-                lines = to_columns(np.asarray(values), axis, np)[0]
-                check_ends_match_eagerly(lines, "periodic data", eps, f"of `{name}` along `axis`")
+                check_ends_match_eagerly(np.asarray(values), axis, name, "periodic data", eps)
     return closes
 
 

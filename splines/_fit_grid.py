@@ -46,7 +46,6 @@ from ._fit import (
     tension,
 )
 from ._hermite import split_last_piece
-from ._layout import to_columns
 from ._methods import Method, get_method
 from ._periodic import close_at_last_knot, fit_periodic
 from ._validate import (
@@ -156,7 +155,7 @@ def _check_data_eagerly(args: GridArgs, bc_kinds, eps, names: Names, given_names
         closes.append(None)
         if period is not None:
             if is_concrete(period):
-                check_period_eagerly(np.asarray(period))
+                check_period_eagerly(np.asarray(period), f" along axis {axis}")
             if xp.shape[0] == 1:
                 closes[-1] = False  # one knot cannot close a positive period
             elif is_concrete(xp, period):
@@ -166,9 +165,8 @@ def _check_data_eagerly(args: GridArgs, bc_kinds, eps, names: Names, given_names
         if kinds[0] == PERIODIC and (period is None or closes[-1]):
             for values, name in arrays:
                 if is_concrete(values):
-                    along = f"of `{name}` along axis {axis} (`{names.knots[axis]}`)"
-                    lines = to_columns(np.asarray(values), axis, np)[0]
-                    check_ends_match_eagerly(lines, "periodic data", eps, along)
+                    what = f"periodic data along axis {axis} (`{names.knots[axis]}`)"
+                    check_ends_match_eagerly(np.asarray(values), axis, name, what, eps)
     return tuple(closes)
 
 
@@ -210,7 +208,8 @@ def _fit_closed(pieces, knots, data, periods, spec: GridSpec, axis: int):
         along, knots[axis], jnp.moveaxis(data, axis, 0), periods[axis],
         spec.closes_period[axis], spec.knot_eps, partial(_split_along, axis=axis),
     )  # fmt: skip
-    return breaks, coefficients * poison(valid)
+    factor = poison(valid)  # as in 1-D: invalid data make breaks and coefficients NaN
+    return tuple(b * factor for b in breaks), coefficients * factor
 
 
 def _split_along(breaks: tuple, coefficients, axis: int):

@@ -128,9 +128,9 @@ def check_values_eagerly(fp, name: str = "fp") -> None:
         raise ValueError(f"`{name}` must be finite; `{name}[{index}]` = {fp[tuple(bad[0])]}.")
 
 
-def check_period_eagerly(period, name: str = "period") -> None:
+def check_period_eagerly(period, where: str = "") -> None:
     if period.ndim != 0 or not (np.isfinite(period) and period > 0):
-        raise ValueError(f"`{name}` must be finite and positive; got {period}.")
+        raise ValueError(f"`period` must be finite and positive{where}; got {period}.")
 
 
 def check_within_period_eagerly(xp, period, eps, name="xp", period_name="period") -> bool:
@@ -144,12 +144,20 @@ def check_within_period_eagerly(xp, period, eps, name="xp", period_name="period"
     return bool(abs(gap) <= tol)
 
 
-def check_ends_match_eagerly(values, what, eps, along="of `fp` along `axis`") -> None:
-    """``values`` of shape ``(n, k)``: raise naming the first column whose ends differ."""
-    mismatch = np.flatnonzero(~ends_match(values, eps, np))
+def check_ends_match_eagerly(values, axis: int, name: str, what: str, eps) -> None:
+    """Raise naming the first line of ``values`` along ``axis`` whose two ends differ.
+
+    The line is written as an index with ``:`` along ``axis``, e.g. ``fp[2, :, 1]``.
+    """
+    moved = np.moveaxis(values, axis, 0)
+    lines = moved.reshape(moved.shape[0], -1)
+    mismatch = np.flatnonzero(~ends_match(lines, eps, np))
     if mismatch.size:
         j = mismatch[0]
+        index = [str(i) for i in np.unravel_index(j, moved.shape[1:])]
+        index.insert(axis, ":")
         raise ValueError(
-            f"{what} needs the first and last values {along} to be equal; "
-            f"column {j} has {values[0, j]} and {values[-1, j]}."
+            f"{what} needs the first and last values of each line of `{name}` along the "
+            f"axis to be equal; `{name}[{', '.join(index)}]` starts at {lines[0, j]} and "
+            f"ends at {lines[-1, j]}."
         )

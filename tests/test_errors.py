@@ -11,6 +11,8 @@ Jitted helpers live at module level so that parametrized cases share one
 compilation (compilation dominates the runtime).
 """
 
+import re
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -454,10 +456,12 @@ def test_periodic_mismatched_ends_raise_for_local_methods(method):
         interp1d(X, XP, MISMATCHED, method, period=4.0)
 
 
-def test_periodic_mismatch_names_the_column():
+def test_periodic_mismatch_names_the_line():
     fp = np.stack([FP * 0 + 1.0, MISMATCHED, FP * 0], axis=-1)
-    with pytest.raises(ValueError, match="column 1"):
+    with pytest.raises(ValueError, match=re.escape("`fp[:, 1]` starts at")):
         interp1d(X, XP, fp, bc_type="periodic")
+    with pytest.raises(ValueError, match=re.escape("`fp[1, :]` starts at")):
+        interp1d(X, XP, fp.T, bc_type="periodic", axis=1)
 
 
 def test_periodic_open_knots_need_no_matching_ends():

@@ -82,9 +82,9 @@ def main():
     mesh = Mesh(np.array(jax.devices()), ("batch",))
     for name, (f, args, specs) in _cases(np.random.default_rng(0)).items():
         sharded = [jax.device_put(a, NamedSharding(mesh, s)) for a, s in zip(args, specs)]
-        program = jax.jit(f).lower(*sharded).compile().as_text()
-        found = [c for c in COLLECTIVES if c in program]
-        diffs = jax.tree.map(_difference, jax.jit(f)(*sharded), jax.jit(f)(*args))
+        compiled = jax.jit(f).lower(*sharded).compile()  # run the program inspected
+        found = [c for c in COLLECTIVES if c in compiled.as_text()]
+        diffs = jax.tree.map(_difference, compiled(*sharded), jax.jit(f)(*args))
         print(f"{name}|{','.join(found)}|{max(jax.tree.leaves(diffs))}")
     sys.stdout.flush()
 

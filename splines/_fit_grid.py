@@ -14,6 +14,13 @@ each axis in turn at the query point.  Given derivatives (``fx``, ``fy``,
 ``fxy``, …) replace the rule's; one not given comes from the rule, through
 any given one on its way (``f_xy`` from a given ``f_x``).
 
+The node data are kept in units of each axis' span L_a (the knots' extent):
+``D̃_S = D_S ∏_{a∈S} L_a``, what the slope rules give on widths ``h / L_a``,
+and what the pieces rule scales back with those widths (``S = s̃ · h / L =
+s · h``).  So they are O(|f|) times ratios of widths, whatever the scale of
+the knots: in physical units a mixed derivative of O(1) data on spans of
+1e-20 would be 1e40 (f32 overflows), although each slope alone is fine.
+
 The coefficients are built one axis at a time too: along axis a, the 1-D
 pieces rule (`_hermite`) turns each pair (D_S, D_{S∪a}) — values and slopes
 along a — into the local coefficients of each cell along a.  After all axes,
@@ -221,10 +228,18 @@ def _split_along(breaks: tuple, coefficients, axis: int):
 
 
 def _tensor_pieces(method: Method, spec: GridSpec, options, knots, data):
-    """Breaks per axis and coefficients from closed knots and stacked data columns."""
-    widths = tuple(jnp.diff(xp) for xp in knots)
+    """Breaks per axis and coefficients from closed knots and stacked data columns.
+
+    Widths and node data are in units of each axis' span (see the module docstring).
+    """
+    spans = tuple(xp[-1] - xp[0] for xp in knots)
+    widths = tuple(jnp.diff(xp) / span for xp, span in zip(knots, spans))
     parts = jnp.split(data, 1 + len(spec.given), axis=-1)
-    node = {0: parts[0], **dict(zip(spec.given, parts[1:]))}
+    node = {0: parts[0]}
+    for mask, given in zip(spec.given, parts[1:]):  # D̃_S = D_S ∏_{a∈S} L_a
+        node[mask] = given
+        for axis in range(len(knots)):
+            node[mask] = node[mask] * spans[axis] if mask >> axis & 1 else node[mask]
     if method.slopes is not None:
         for mask in range(1, 2 ** len(knots)):
             if mask not in node:

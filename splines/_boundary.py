@@ -116,15 +116,16 @@ def per_axis(value: Any, ndim: int, name: str) -> tuple:
 def parse_grid_extrap(extrap: Any, periodic: tuple, dtype) -> tuple:
     """`parse_extrap` per axis: ``extrap`` is one 1-D option for all axes, or one per axis.
 
-    One per axis is a sequence of ``ndim`` options of which at least one is a
-    bool or a pair, or an array of shape ``(ndim, 2)``: ``(True, 0.0)``
-    extends x and fills y with 0, while ``(0.0, 1.0)`` is one (below, above)
-    pair for every axis.  One option for all axes applies to the axes that do
+    One per axis is a sequence of ``ndim`` options — in 2-D, one of them a
+    bool or a pair, since two numbers are one (below, above) pair for every
+    axis — or an array of shape ``(ndim, 2)``: ``(True, 0.0)`` extends x and
+    fills y with 0; in 3-D, ``(0.0, 1.0, 2.0)`` fills each axis with its own.  One option for all axes applies to the axes that do
     not wrap (an error when all of them wrap, unless it is ``False``).
     """
     ndim = len(periodic)
-    if getattr(extrap, "shape", None) == (ndim, 2):  # an array
-        extrap = [tuple(row) for row in extrap]
+    if getattr(extrap, "shape", None) == (ndim, 2):  # an array of (below, above) rows
+        extrap = [tuple(row) for row in (extrap.tolist() if isinstance(extrap, np.ndarray)
+                                         else extrap)]  # fmt: skip
     if _one_per_axis(extrap, ndim):
         return tuple(parse_extrap(e, p, dtype, f"extrap[{axis}]")
                      for axis, (e, p) in enumerate(zip(extrap, periodic)))  # fmt: skip
@@ -140,6 +141,7 @@ def parse_grid_extrap(extrap: Any, periodic: tuple, dtype) -> tuple:
 
 
 def _one_per_axis(extrap: Any, ndim: int) -> bool:
+    """A sequence of ``ndim`` options; all scalars only when it cannot be a pair."""
     if not isinstance(extrap, (tuple, list)) or len(extrap) != ndim:
         return False
-    return any(isinstance(e, (bool, np.bool_, tuple, list)) for e in extrap)
+    return ndim != 2 or any(isinstance(e, (bool, np.bool_, tuple, list)) for e in extrap)

@@ -71,7 +71,7 @@ def interp1d(
     Returns:
         Array of shape ``fp.shape[:axis] + x.shape + fp.shape[axis+1:]`` (with
         a leading axis of orders when ``derivative`` is a tuple), of dtype
-        ``numpy.result_type(x, xp, fp)`` (at least float32).
+        ``numpy.result_type(x, xp, fp, fx)`` (at least float32).
 
     Bad static input raises `ValueError`/`TypeError`.  Bad concrete data
     (knots not finite and strictly increasing, non-finite ``fp``, knots past

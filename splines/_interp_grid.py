@@ -118,7 +118,7 @@ def interp2d(
     Returns:
         Shape ``broadcast(x, y).shape + columns`` (with a leading axis of
         derivatives when ``derivative`` is a sequence of pairs), dtype
-        ``result_type(x, y, xp, yp, fp)`` (at least float32).
+        ``result_type(x, y, xp, yp, fp, fx, fy, fxy)`` (at least float32).
 
     Errors and invalid data as `interp1d`.
     """

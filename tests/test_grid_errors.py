@@ -282,12 +282,20 @@ def test_good_input_of_the_same_kinds_is_accepted():
         assert jax.eval_shape(call).shape == X.shape, name
 
 
-# ------------------------------------------------------------------------ message bugs
+# ------------------------------------------------------------------------- messages, extrap
 
 
 def test_extrap_of_the_wrong_length_says_one_per_axis():
     with pytest.raises(ValueError, match=r"`extrap`.*(per axis|2 axes)"):
         interp2d(X, Y, XP, YP, FP, extrap=(True, True, True))
+
+
+def test_three_scalars_in_3d_are_one_fill_per_axis():
+    """Two numbers in 2-D are one (below, above) pair; three in 3-D can only be one
+    fill per axis (the break-it review found them rejected)."""
+    x, y, z = np.array([9.0, 1.0, 1.0]), np.array([1.0, 9.0, 1.0]), np.array([1.0, 1.0, 9.0])
+    out = interp3d(x, y, z, XP, YP, ZP, FP3, "linear", extrap=(0.0, 1.0, 2.0))
+    np.testing.assert_array_equal(out, [0.0, 1.0, 2.0])
 
 
 def test_periodic_ends_message_names_the_line_whose_ends_differ():

@@ -60,7 +60,9 @@ def evaluate_grid(queries: tuple, breaks: tuple, coefficients, fill, spec: GridE
     shape followed by the columns' (after a leading axis of derivatives when
     stacked).  ``fill``: ``(d, 2)`` values below and above each axis, used
     where that axis neither extends nor wraps; a point outside along several
-    axes takes the last such axis' fill.  NaN queries give NaN.
+    axes takes the last such axis' fill.  NaN queries give NaN.  An infinite
+    query on an extended axis may give NaN where 1-D gives ±inf: the sum over
+    the last axis comes first, and the next axis' Horner step can meet inf − inf.
     """
     shape = np.broadcast_shapes(*(jnp.shape(q) for q in queries))
     xs = [jnp.reshape(jnp.broadcast_to(q, shape), (-1,)) for q in queries]

@@ -119,8 +119,9 @@ def parse_grid_extrap(extrap: Any, periodic: tuple, dtype) -> tuple:
     One per axis is a sequence of ``ndim`` options — in 2-D, one of them a
     bool or a pair, since two numbers are one (below, above) pair for every
     axis — or an array of shape ``(ndim, 2)``: ``(True, 0.0)`` extends x and
-    fills y with 0; in 3-D, ``(0.0, 1.0, 2.0)`` fills each axis with its own.  One option for all axes applies to the axes that do
-    not wrap (an error when all of them wrap, unless it is ``False``).
+    fills y with 0; in 3-D, ``(0.0, 1.0, 2.0)`` fills each axis with its own.
+    One option for all axes applies to the axes that do not wrap (an error
+    when all of them wrap, unless it is ``False``).
     """
     ndim = len(periodic)
     if getattr(extrap, "shape", None) == (ndim, 2):  # an array of (below, above) rows
@@ -129,7 +130,7 @@ def parse_grid_extrap(extrap: Any, periodic: tuple, dtype) -> tuple:
     if _one_per_axis(extrap, ndim):
         return tuple(parse_extrap(e, p, dtype, f"extrap[{axis}]")
                      for axis, (e, p) in enumerate(zip(extrap, periodic)))  # fmt: skip
-    if _one_per_axis(extrap, len(extrap) if isinstance(extrap, (tuple, list)) else 0):
+    if isinstance(extrap, (tuple, list)) and _one_per_axis(extrap, len(extrap)):  # wrong length
         raise ValueError(
             f"`extrap`={extrap!r} must be one option for all {ndim} axes (a bool, a scalar "
             f"or a (below, above) pair) or {ndim} options, one per axis."

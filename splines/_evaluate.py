@@ -8,7 +8,7 @@ import numpy as np
 from ._dtypes import as_dtype, check_real, query_dtype
 from ._hermite import horner
 from ._layout import from_columns
-from ._search import locate, wrap
+from ._search import find_cells
 
 
 class EvalSpec(NamedTuple):
@@ -58,12 +58,9 @@ def evaluate(x, breaks, coefficients, fill, spec: EvalSpec):
     come stacked on a new leading axis.
     """
     x_shape = x.shape
-    x = jnp.reshape(x, (-1,))
-    if spec.periodic:
-        x = wrap(x, breaks[0], breaks[-1] - breaks[0])
-    j = locate(x, breaks, spec.right_closed)
-    start, width = breaks[j], (breaks[j + 1] - breaks[j])[:, None]
-    local = coefficients[j]
+    cell = find_cells(jnp.reshape(x, (-1,)), breaks, spec.periodic, spec.right_closed)
+    x, start, width = cell.x, cell.start, cell.width[:, None]
+    local = coefficients[cell.index]
     t = (x[:, None] - start[:, None]) / width
     orders = spec.derivative if isinstance(spec.derivative, tuple) else (spec.derivative,)
     results = [

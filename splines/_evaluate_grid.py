@@ -16,7 +16,7 @@ import numpy as np
 
 from ._evaluate import check_order, derivative_along, fill_outside, nan_at_nan
 from ._layout import from_columns
-from ._search import locate, wrap
+from ._search import find_cells
 
 
 class GridEvalSpec(NamedTuple):
@@ -28,6 +28,12 @@ class GridEvalSpec(NamedTuple):
     periodic: tuple  # per axis: wrap queries into the breaks' period
     right_closed: bool  # a query on a break takes the piece on its left
     column_shape: tuple
+
+
+def grid_eval_spec(derivative, extend, periodic, right_closed, column_shape) -> GridEvalSpec:
+    """The evaluation spec for a (checked) ``derivative`` and the fit's static options."""
+    orders, stacked = check_grid_derivative(derivative, len(periodic))
+    return GridEvalSpec(orders, stacked, extend, periodic, right_closed, column_shape)
 
 
 def check_grid_derivative(derivative, ndim: int) -> tuple:
@@ -66,34 +72,27 @@ def evaluate_grid(queries: tuple, breaks: tuple, coefficients, fill, spec: GridE
     """
     shape = np.broadcast_shapes(*(jnp.shape(q) for q in queries))
     xs = [jnp.reshape(jnp.broadcast_to(q, shape), (-1,)) for q in queries]
-    cells = [_cell(x, b, periodic, spec.right_closed)
+    cells = [find_cells(x, b, periodic, spec.right_closed)
              for x, b, periodic in zip(xs, breaks, spec.periodic)]  # fmt: skip
-    local = coefficients[tuple(j for j, _, _, _ in cells)]  # (m, k, p_0, …, p_{d-1})
+    local = coefficients[tuple(cell.index for cell in cells)]  # (m, k, p_0, …, p_{d-1})
     results = []
     for orders in spec.derivative:
         out = _nested_horner(local, cells, orders)
         for axis, (x, b) in enumerate(zip(xs, breaks)):
             if not (spec.extend[axis] or spec.periodic[axis]):
                 out = fill_outside(out, x, b, fill[axis])
-        for _, x, _, _ in cells:
-            out = nan_at_nan(out, x)
+        for cell in cells:
+            out = nan_at_nan(out, cell.x)
         results.append(from_columns(out, shape, spec.column_shape, 0))
     return jnp.stack(results) if spec.stacked else results[0]
-
-
-def _cell(x, breaks, periodic: bool, right_closed: bool):
-    """``(j, x, start, width)`` for flat queries along one axis (wrapped when periodic)."""
-    if periodic:
-        x = wrap(x, breaks[0], breaks[-1] - breaks[0])
-    j = locate(x, breaks, right_closed)
-    return j, x, breaks[j], breaks[j + 1] - breaks[j]
 
 
 def _nested_horner(local, cells, orders: tuple):
     """Sum out the powers of t_{d-1}, …, t_0 (last axis first), each with its derivative."""
     for axis in reversed(range(len(cells))):
-        j, x, start, width = cells[axis]
+        cell = cells[axis]
         shape = (-1,) + (1,) * (local.ndim - 2)  # broadcast against local.shape[:-1]
-        t = jnp.reshape((x - start) / width, shape)
-        local = derivative_along(local, t, jnp.reshape(width, shape), x, start, orders[axis])
+        t = jnp.reshape((cell.x - cell.start) / cell.width, shape)
+        width = jnp.reshape(cell.width, shape)
+        local = derivative_along(local, t, width, cell.x, cell.start, orders[axis])
     return local

@@ -237,9 +237,9 @@ def _tensor_pieces(method: Method, spec: GridSpec, options, knots, data):
     parts = jnp.split(data, 1 + len(spec.given), axis=-1)
     node = {0: parts[0]}
     for mask, given in zip(spec.given, parts[1:]):  # D̃_S = D_S ∏_{a∈S} L_a
+        for axis in (a for a in range(len(knots)) if mask >> a & 1):
+            given = given * spans[axis]
         node[mask] = given
-        for axis in range(len(knots)):
-            node[mask] = node[mask] * spans[axis] if mask >> axis & 1 else node[mask]
     if method.slopes is not None:
         for mask in range(1, 2 ** len(knots)):
             if mask not in node:

@@ -14,7 +14,7 @@ from jaxtyping import Array, ArrayLike, Float, Inexact
 from ._boundary import parse_grid_extrap, per_axis
 from ._dtypes import lists_to_arrays
 from ._evaluate import prepare_queries
-from ._evaluate_grid import GridEvalSpec, check_grid_derivative, evaluate_grid
+from ._evaluate_grid import GridEvalSpec, evaluate_grid, grid_eval_spec
 from ._fit import Names
 from ._fit_grid import GridArgs, GridSpec, fit_grid, prepare_grid_fit
 from ._interp import Method
@@ -30,6 +30,15 @@ class GridFit(NamedTuple):
     args: GridArgs
     extrap: tuple  # per axis, `_boundary.Extrapolation`
 
+    @property
+    def extend(self) -> tuple:
+        return tuple(e.extend for e in self.extrap)
+
+    @property
+    def fill(self):
+        """``(d, 2)``: each axis' (below, above) fill values."""
+        return jnp.stack([jnp.stack(e.fill) for e in self.extrap])
+
 
 def prepare_grid(knots, fp, method, bc_type, extrap, period, c, given, names) -> GridFit:
     """Arrays from lists, per-axis options and the checked fit (for functions and modules)."""
@@ -41,14 +50,6 @@ def prepare_grid(knots, fp, method, bc_type, extrap, period, c, given, names) ->
     return GridFit(spec, args, parse_grid_extrap(extrap, spec.periodic, args.fp.dtype))
 
 
-def eval_spec(fit: GridFit, method: str, derivative) -> GridEvalSpec:
-    orders, stacked = check_grid_derivative(derivative, len(fit.args.knots))
-    return GridEvalSpec(
-        orders, stacked, tuple(e.extend for e in fit.extrap), fit.spec.periodic,
-        get_method(method).right_closed, fit.spec.column_shape,
-    )  # fmt: skip
-
-
 def prepare_grid_queries(queries, real_dtype, names: Names) -> tuple:
     queries = lists_to_arrays(*queries)
     return tuple(prepare_queries(q, real_dtype, n) for q, n in zip(queries, names.queries))
@@ -58,10 +59,10 @@ def interp_grid(queries, knots, fp, method, derivative, extrap, period, bc_type,
     """`interp2d`/`interp3d` for any number of axes (``given``: mask → derivative)."""
     names = NAMES[len(knots)]
     fit = prepare_grid(knots, fp, method, bc_type, extrap, period, c, given, names)
-    spec = eval_spec(fit, method, derivative)
+    spec = grid_eval_spec(derivative, fit.extend, fit.spec.periodic,
+                          get_method(method).right_closed, fit.spec.column_shape)  # fmt: skip
     queries = prepare_grid_queries(queries, fit.args.knots[0].dtype, names)
-    fill = jnp.stack([jnp.stack(e.fill) for e in fit.extrap])
-    return _interp_grid(queries, fit.args, fill, fit.spec, spec)
+    return _interp_grid(queries, fit.args, fit.fill, fit.spec, spec)
 
 
 @partial(jax.jit, static_argnums=(3, 4))

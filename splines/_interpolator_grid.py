@@ -8,10 +8,9 @@ from typing import Any, Optional
 
 import equinox as eqx
 import jax
-import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float, Inexact
 
-from ._evaluate_grid import GridEvalSpec, check_grid_derivative, evaluate_grid
+from ._evaluate_grid import evaluate_grid, grid_eval_spec
 from ._fit import Names
 from ._fit_grid import fit_grid
 from ._interp_grid import NAMES, prepare_grid, prepare_grid_queries
@@ -34,15 +33,13 @@ class TensorSpline(eqx.Module):
         names = NAMES[len(knots)]
         fit = prepare_grid(knots, fp, method, bc_type, extrap, period, c, given, names)
         self.breaks, self.coefficients = _fit_grid(fit.args, fit.spec)
-        self.fill = jnp.stack([jnp.stack(e.fill) for e in fit.extrap])
-        self.extend, self.periodic = tuple(e.extend for e in fit.extrap), fit.spec.periodic
+        self.fill, self.extend, self.periodic = fit.fill, fit.extend, fit.spec.periodic
         self.right_closed = get_method(method).right_closed
         self.column_shape, self.names = fit.spec.column_shape, names
 
     def __call__(self, queries: tuple, derivative) -> Inexact[Array, "..."]:
-        orders, stacked = check_grid_derivative(derivative, len(self.breaks))
-        spec = GridEvalSpec(orders, stacked, self.extend, self.periodic, self.right_closed,
-                            self.column_shape)  # fmt: skip
+        spec = grid_eval_spec(derivative, self.extend, self.periodic, self.right_closed,
+                              self.column_shape)  # fmt: skip
         queries = prepare_grid_queries(queries, self.breaks[0].dtype, self.names)
         return _evaluate_grid(queries, self.breaks, self.coefficients, self.fill, spec)
 

@@ -7,6 +7,8 @@ time — no `while` in the program (DESIGN.md §3), and as fast on CPU as
 2x slower at n=64).
 """
 
+from typing import Any, NamedTuple
+
 import jax.numpy as jnp
 
 
@@ -26,6 +28,23 @@ def locate(x, breaks, right_closed: bool = False):
         j = jnp.where(left < x if right_closed else left <= x, probe, j)
         step >>= 1
     return j
+
+
+class Cell(NamedTuple):
+    """Where flat queries fall along one axis."""
+
+    index: Any  # j: the piece [breaks[j], breaks[j+1]]
+    x: Any  # the queries, wrapped into the period when periodic
+    start: Any  # breaks[j]
+    width: Any  # breaks[j+1] − breaks[j]
+
+
+def find_cells(x, breaks, periodic: bool, right_closed: bool) -> Cell:
+    """`locate` flat queries (after `wrap` when ``periodic``); their pieces' start and width."""
+    if periodic:
+        x = wrap(x, breaks[0], breaks[-1] - breaks[0])
+    j = locate(x, breaks, right_closed)
+    return Cell(j, x, breaks[j], breaks[j + 1] - breaks[j])
 
 
 def wrap(x, start, period):

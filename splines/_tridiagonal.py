@@ -26,6 +26,7 @@ Rules:
               ``gtsv2StridedBatch`` call for ``pivoting=False``).
 """
 
+from typing import TYPE_CHECKING, Optional, Union
 
 import jax
 import jax.numpy as jnp
@@ -36,15 +37,19 @@ from jaxtyping import Array, ArrayLike, Float
 
 from ._dtypes import lists_to_arrays, promote_inexact
 from ._kernels import DEFAULT_KERNELS, PLATFORM_KERNELS
+from ._lineax import bands_and_rhs
+
+if TYPE_CHECKING:
+    import lineax
 
 tridiagonal_solve_p = Primitive("splines_tridiagonal_solve")
 
 
 def tridiagonal_solve(
-    lower: Float[ArrayLike, "*#batch n-1"],
-    diag: Float[ArrayLike, "*#batch n"],
-    upper: Float[ArrayLike, "*#batch n-1"],
-    rhs: Float[ArrayLike, "*#batch n"],
+    lower: Union[Float[ArrayLike, "*#batch n-1"], "lineax.AbstractLinearOperator"],
+    diag: Optional[Float[ArrayLike, "*#batch n"]] = None,
+    upper: Optional[Float[ArrayLike, "*#batch n-1"]] = None,
+    rhs: Optional[Float[ArrayLike, "*#batch n"]] = None,
     *,
     pivoting: bool = True,
 ) -> Float[Array, "*batch n"]:
@@ -52,6 +57,12 @@ def tridiagonal_solve(
 
     ``lower[..., i] = A[i+1, i]``, ``diag[..., i] = A[i, i]``,
     ``upper[..., i] = A[i, i+1]``.  Leading dimensions broadcast (numpy rules).
+
+    Or ``tridiagonal_solve(operator, rhs)`` with a tridiagonal lineax operator
+    (``lineax.TridiagonalLinearOperator``, or any that ``lineax.is_tridiagonal``
+    accepts): its bands, by lineax's convention — the same as ours — with
+    ``rhs`` of shape ``(..., n)``.  No lineax wrapper, so no host callbacks
+    (`splines._lineax`).
 
     ``pivoting=True`` (default): Gaussian elimination with partial pivoting
     (row interchanges as LAPACK ``gtsv``); solves any nonsingular system with
@@ -68,6 +79,7 @@ def tridiagonal_solve(
     and vmappable, with either setting.
     """
     _check_pivoting(pivoting)
+    lower, diag, upper, rhs = bands_and_rhs(lower, diag, upper, rhs)
     lower, diag, upper, rhs = promote_inexact(*lists_to_arrays(lower, diag, upper, rhs))
     n = diag.shape[-1] if diag.ndim else 0
     if n < 1 or rhs.ndim < 1 or rhs.shape[-1] != n:

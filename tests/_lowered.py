@@ -5,7 +5,7 @@ import re
 import jax
 
 _FUNC = re.compile(r"^\s*func\.func (?:public |private )?@([\w$.-]+)\(", re.M)
-_CALL = re.compile(r"func\.call @([\w$.-]+)")
+_CALL = re.compile(r"(?<![\w.])(?:func\.)?call @([\w$.-]+)")  # jax prints both forms
 # The solve kernels of `splines._kernels`: no pivoting (Thomas scan on CPU, one
 # cuSPARSE call on GPUs), partial pivoting (gtsv scan).
 KERNEL_PREFIXES = ("splines_thomas_scan", "splines_gtsv_scan", "splines_cusparse_gtsv")

@@ -10,12 +10,20 @@ from ._interp_grid import interp3d as interp3d
 from ._interpolator import Interpolator1D as Interpolator1D
 from ._interpolator_grid import Interpolator2D as Interpolator2D
 from ._interpolator_grid import Interpolator3D as Interpolator3D
+from ._lineax import Tridiagonal as Tridiagonal
+from ._ppoly import AbstractPPoly as AbstractPPoly
+from ._ppoly import PPoly as PPoly
+from ._scipy_splines import Akima1DInterpolator as Akima1DInterpolator
+from ._scipy_splines import CubicHermiteSpline as CubicHermiteSpline
+from ._scipy_splines import CubicSpline as CubicSpline
+from ._scipy_splines import PchipInterpolator as PchipInterpolator
 from ._tridiagonal import tridiagonal_solve as tridiagonal_solve
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Interpolator1D", "Interpolator2D", "Interpolator3D", "approx_df",
+    "AbstractPPoly", "Akima1DInterpolator", "approx_df", "CubicHermiteSpline", "CubicSpline",
     "cyclic_tridiagonal_solve", "fft_interp1d", "fft_interp2d", "interp1d", "interp2d",
-    "interp3d", "tridiagonal_solve",
+    "interp3d", "Interpolator1D", "Interpolator2D", "Interpolator3D", "PchipInterpolator",
+    "PPoly", "Tridiagonal", "tridiagonal_solve",
 ]  # fmt: skip

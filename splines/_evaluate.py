@@ -22,22 +22,22 @@ class EvalSpec(NamedTuple):
     column_shape: tuple
 
 
-def check_derivative(derivative) -> int | tuple:
-    """A static order ≥ 0, or a non-empty tuple (or list) of them."""
+def check_derivative(derivative, name: str = "derivative") -> int | tuple:
+    """A static order ≥ 0, or a non-empty tuple (or list) of them; errors call it ``name``."""
     if isinstance(derivative, (tuple, list)):
         if not derivative:
-            raise ValueError("`derivative` must not be an empty sequence of orders.")
-        return tuple(check_order(d, derivative) for d in derivative)
-    return check_order(derivative, derivative)
+            raise ValueError(f"`{name}` must not be an empty sequence of orders.")
+        return tuple(check_order(d, derivative, name) for d in derivative)
+    return check_order(derivative, derivative, name)
 
 
-def check_order(order, derivative) -> int:
+def check_order(order, derivative, name: str = "derivative") -> int:
     if isinstance(order, bool) or not isinstance(order, (int, np.integer)):
         raise TypeError(
-            f"`derivative` must be a Python int or a tuple of ints; got {derivative!r}."
+            f"`{name}` must be a Python int or a tuple of ints; got {derivative!r}."
         )
     if order < 0:
-        raise ValueError(f"`derivative` orders must be ≥ 0; got {derivative!r}.")
+        raise ValueError(f"`{name}` orders must be ≥ 0; got {derivative!r}.")
     return int(order)
 
 

@@ -45,6 +45,7 @@ class Names(NamedTuple):
     knots: tuple = ("xp",)  # per axis
     queries: tuple = ("x",)  # per axis
     values: str = "fp"
+    slopes: str = "fx"  # given 1-D slopes (scipy's `CubicHermiteSpline` calls them `dydx`)
 
     def derivative(self, mask: int) -> str:
         """``"fxy"`` for the mixed derivative along the axes in ``mask`` (bit a: axis a)."""
@@ -84,13 +85,13 @@ class FitArgs(NamedTuple):
 def prepare_fit(xp, fp, method, bc_type, period, axis, c=None, fx=None, names=Names()):
     """Validate and convert; return ``(FitSpec, FitArgs)``.  Raises ValueError/TypeError."""
     rule = get_method(method)
-    given = ("fx",) if fx is not None else ()
+    given = (names.slopes,) if fx is not None else ()
     check_method_options(method, rule, bc_type, c, given, all_given=fx is not None)
     if jnp.ndim(fp) == 0:
         raise ValueError(f"`{names.values}` must have at least one dimension; got a scalar.")
     axis = normalize_axis(axis, jnp.ndim(fp), names.values)
     check_axis(xp, names.knots[0], fp, axis, period, f"`axis`={axis}", names.values)
-    check_given_shape(fx, "fx", fp, names.values)
+    check_given_shape(fx, names.slopes, fp, names.values)
     ends = parse_bc_type(bc_type, periodic=period is not None)
     column_shape = jnp.shape(fp)[:axis] + jnp.shape(fp)[axis + 1 :]
     real, value = data_dtypes(xp, fp) if fx is None else data_dtypes(xp, fp, fx)
@@ -198,7 +199,7 @@ def _check_data_eagerly(args: FitArgs, kinds, axis, eps, names: Names) -> Option
     xp, fp, _, period, fx, _ = args
     if is_concrete(xp):
         check_knots_eagerly(np.asarray(xp), names.knots[0])
-    arrays = [(names.values, fp)] + ([("fx", fx)] if fx is not None else [])
+    arrays = [(names.values, fp)] + ([(names.slopes, fx)] if fx is not None else [])
     for name, values in arrays:
         if is_concrete(values):
             check_values_eagerly(np.asarray(values), name)

@@ -1,0 +1,284 @@
+"""`PPoly`: scipy's piecewise polynomial in the power basis, as an equinox module.
+
+Every scipy-compatible class (`PPoly`, `CubicSpline`, …) holds what
+`Interpolator1D` holds — ascending ``breaks`` and coefficients in each
+piece's local coordinate (`_hermite`) — and evaluates with the same
+`evaluate`.  scipy's layout (``c`` of shape ``(k+1, m, ...)``, highest power
+first, in powers of ``x − x[i]``; breakpoints ascending or descending) exists
+only at the boundary: `PPoly(c, x)` converts once, and the ``c`` and ``x``
+attributes convert back when read (`_power_basis`).
+
+Descending breakpoints are stored ascending with a static flag: scipy's
+interval i, ``(x[i+1], x[i]]``, is our piece m−1−i, and a point on a break
+takes the piece on its left (``right_closed``), as scipy's descending
+search does.
+"""
+
+from typing import Any, Optional
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Array, ArrayLike, Float, Inexact
+
+from ._bspline import bspline_pieces
+from ._calculus import antiderivative_pieces, derivative_pieces, integral
+from ._dtypes import as_dtype, data_dtypes, lists_to_arrays
+from ._evaluate import EvalSpec, check_derivative, check_order, evaluate, prepare_queries
+from ._layout import normalize_axis
+from ._power_basis import to_local, to_scipy
+from ._ppoly_roots import solve
+from ._ppoly_checks import (
+    check_breakpoints,
+    check_extension,
+    check_scalar,
+    parse_extrapolate,
+    without_empty_intervals,
+)
+from ._validate import is_concrete, poison
+
+PERIODIC = "periodic"
+
+
+class AbstractPPoly(eqx.Module):
+    """A piecewise polynomial with scipy's `PPoly` interface (see `PPoly`).
+
+    Fields are the internal form: ascending ``breaks`` and ``coefficients``
+    ``(m, k, d+1)`` in ascending powers of each piece's local coordinate.
+    """
+
+    breaks: Float[Array, " m+1"]
+    coefficients: Inexact[Array, "m k d+1"]
+    extrapolate: Any = eqx.field(static=True)  # True, False or "periodic"
+    axis: int = eqx.field(static=True)
+    column_shape: tuple = eqx.field(static=True)  # the values' shape without `axis`
+    descending: bool = eqx.field(static=True)  # scipy's breakpoints run downwards
+
+    @property
+    def x(self) -> Float[Array, " m+1"]:
+        """Breakpoints, in the order given (scipy's ``x``)."""
+        return self.breaks[::-1] if self.descending else self.breaks
+
+    @property
+    def c(self) -> Inexact[Array, "k+1 m *columns"]:
+        """scipy's coefficients: ``(k+1, m, ...)``, highest power of ``x − x[i]`` first."""
+        c, _ = _to_scipy(self.breaks, self.coefficients, self.descending)
+        return jnp.reshape(c, c.shape[:2] + self.column_shape)
+
+    def __call__(
+        self, x: Float[ArrayLike, "..."], nu: int | tuple[int, ...] = 0, extrapolate=None
+    ) -> Inexact[Array, "..."]:
+        """The ``nu``-th derivative at ``x``; the shape of ``x`` replaces the interpolation
+        axis.  ``nu`` may also be a tuple of orders (stacked on a new leading axis)."""
+        mode = parse_extrapolate(extrapolate, self.extrapolate)
+        spec = EvalSpec(check_derivative(nu, "nu"), mode is True, mode == PERIODIC,
+                        self.descending, self.axis, self.column_shape)  # fmt: skip
+        (x,) = lists_to_arrays(x)
+        return _evaluate(prepare_queries(x, self.breaks.dtype), self.breaks, self.coefficients,
+                         self._nan_fill(), spec)  # fmt: skip
+
+    def derivative(self, nu: int = 1) -> "PPoly":
+        """The piecewise polynomial of the ``nu``-th derivative (negative: antiderivative)."""
+        nu = check_order(abs(nu), nu, "nu") * (-1 if nu < 0 else 1)
+        if nu < 0:
+            return self.antiderivative(-nu)
+        coefficients = _derivative(self.breaks, self.coefficients, nu)
+        return self._with(coefficients, self.extrapolate)
+
+    def antiderivative(self, nu: int = 1) -> "PPoly":
+        """The ``nu``-th antiderivative, zero with its lower derivatives at ``x[0]``.
+
+        Periodic extrapolation becomes ``False``, as in scipy: the antiderivative
+        of a periodic function is periodic only when its integral over a period is 0.
+        """
+        nu = check_order(abs(nu), nu, "nu") * (-1 if nu < 0 else 1)
+        if nu <= 0:
+            return self.derivative(-nu)
+        coefficients = _antiderivative(self.breaks, self.coefficients, nu, self.descending)
+        return self._with(coefficients, False if self.extrapolate == PERIODIC else self.extrapolate)
+
+    def integrate(self, a, b, extrapolate=None) -> Inexact[Array, "*columns"]:
+        """``∫_a^b`` of each polynomial; shape: the values' shape without the axis.
+
+        Outside the breakpoints: the end pieces extended, NaN (``extrapolate=False``),
+        or the periodic extension (``"periodic"``).
+        """
+        mode = parse_extrapolate(extrapolate, self.extrapolate)
+        real = self.breaks.dtype
+        a, b = (as_dtype(check_scalar(v, name), real) for v, name in ((a, "a"), (b, "b")))
+        return _integrate(self.breaks, self.coefficients, a, b, self._nan_fill(), mode,
+                          self.column_shape)  # fmt: skip
+
+    def solve(self, y=0.0, discontinuity: bool = True, extrapolate=None, *, size=None):
+        """Roots of ``p(x) = y`` per polynomial, as scipy's ``solve`` (see `roots`)."""
+        return solve(self, y, discontinuity, extrapolate, size)
+
+    def roots(self, discontinuity: bool = True, extrapolate=None, *, size=None):
+        """Real roots of each polynomial, as scipy's ``PPoly.roots``.
+
+        Called eagerly without ``size``: exactly scipy's array (an object array
+        of arrays for several polynomials).  Under ``jit``, pass a static
+        ``size``: each polynomial's roots fill ``size`` slots, NaN-padded, in
+        an array of shape ``(..., size)``.
+        """
+        return self.solve(0.0, discontinuity, extrapolate, size=size)
+
+    def extend(self, c, x) -> None:
+        """Add intervals ``c``, ``x`` on the right or the left, in place, as scipy does.
+
+        The first new interval starts at the current end breakpoint; the new
+        breakpoints continue in the same direction.  A degree mismatch pads
+        the lower-degree coefficients with zeros.
+        """
+        c, x = lists_to_arrays(c, x)
+        c, x = check_extension(self, c, x)
+        if c.shape[1] == 0:
+            return
+        breaks, coefficients = _extend(self.breaks, self.coefficients, c, x, self.descending)
+        object.__setattr__(self, "breaks", breaks)  # scipy mutates; an eager-only idiom
+        object.__setattr__(self, "coefficients", coefficients)
+
+    @classmethod
+    def construct_fast(cls, c, x, extrapolate=None, axis: int = 0) -> "PPoly":
+        """As `PPoly` (the same checks: they cost microseconds)."""
+        return PPoly(c, x, extrapolate, axis)
+
+    @classmethod
+    def from_spline(cls, tck, extrapolate=None) -> "PPoly":
+        """The B-spline ``tck`` = ``(t, c, k)`` (or a `scipy.interpolate.BSpline`) as a `PPoly`.
+
+        The knots ``t`` must be concrete (they set the number of pieces); ``c``
+        may be traced.  Repeated knots give no zero-width pieces.
+        """
+        if all(hasattr(tck, name) for name in ("t", "c", "k")):
+            t, c, k = tck.t, tck.c, tck.k
+            extrapolate = getattr(tck, "extrapolate", True) if extrapolate is None else extrapolate
+        else:
+            t, c, k = tck
+        breaks, coefficients, column_shape = bspline_pieces(*lists_to_arrays(t, c), k)
+        return _new(PPoly, breaks, coefficients, parse_extrapolate(extrapolate, True), 0,
+                    column_shape, False)  # fmt: skip
+
+    def _with(self, coefficients, extrapolate) -> "PPoly":
+        return _new(PPoly, self.breaks, coefficients, extrapolate, self.axis,
+                    self.column_shape, self.descending)  # fmt: skip
+
+    def _nan_fill(self):
+        return np.full(2, np.nan, self.coefficients.dtype)
+
+
+class PPoly(AbstractPPoly):
+    """Piecewise polynomial in the power basis: `scipy.interpolate.PPoly`, in JAX.
+
+    On interval i, between ``x[i]`` and ``x[i+1]``,
+    ``p(x) = Σ_m c[m, i] (x − x[i])^(k−m)``.  ``c``: ``(k+1, m, ...)`` (the
+    polynomial axes at ``axis``, ``axis+1``), any degree, real or complex;
+    ``x``: ``(m+1,)`` breakpoints, strictly ascending or descending.
+    ``extrapolate``: True (extend the end pieces), False (NaN outside) or
+    ``"periodic"``.  A point on a break takes the interval starting there
+    (for descending breakpoints, the one ending there); the last interval is
+    closed.  A pytree: `jit`, `vmap` and `grad` (w.r.t. ``c``, ``x`` and the
+    queries) go through every method but `roots`/`solve`, which need a
+    static ``size`` under `jit`.  Descending breakpoints must be concrete:
+    their direction chooses the program, so a traced ``x`` (under `jit`,
+    `vmap`, or differentiated) must ascend, and a descending one gives NaN.
+    """
+
+    def __init__(
+        self,
+        c: Inexact[ArrayLike, "k+1 m *columns"],
+        x: Float[ArrayLike, " m+1"],
+        extrapolate: Optional[bool | str] = None,
+        axis: int = 0,
+    ):
+        c, x = lists_to_arrays(c, x)
+        if jnp.ndim(c) < 2:
+            raise ValueError(f"`c` must have at least 2 dimensions; got shape {jnp.shape(c)}.")
+        axis = normalize_axis(axis, jnp.ndim(c) - 1, "c (without its power axis)")
+        c = jnp.moveaxis(jnp.moveaxis(c, axis + 1, 0), axis + 1, 0)
+        descending = check_breakpoints(x, c.shape)
+        real, dtype = data_dtypes(x, c)
+        x, c = as_dtype(x, real), as_dtype(c, dtype)
+        if is_concrete(x):
+            x, c = without_empty_intervals(np.asarray(x), c)
+        column_shape = c.shape[2:]
+        c = jnp.reshape(c, c.shape[:2] + (-1,))
+        breaks, coefficients = _to_local(x, c, descending)
+        self.breaks, self.coefficients = breaks, coefficients
+        self.extrapolate = parse_extrapolate(extrapolate, True)
+        self.axis, self.column_shape, self.descending = axis, column_shape, descending
+
+
+def _new(cls, breaks, coefficients, extrapolate, axis, column_shape, descending):
+    """An instance from its fields (no conversion, no checks): results of methods."""
+    self = object.__new__(cls)
+    fields = dict(breaks=breaks, coefficients=coefficients, extrapolate=extrapolate, axis=axis,
+                  column_shape=column_shape, descending=descending)  # fmt: skip
+    for name, value in fields.items():
+        object.__setattr__(self, name, value)
+    return self
+
+
+def from_fit(cls, breaks, coefficients, extrapolate, axis, column_shape):
+    """An instance of ``cls`` around a fit's ascending breaks and local coefficients."""
+    return _new(cls, breaks, coefficients, extrapolate, axis, column_shape, False)
+
+
+def _to_local_impl(x, c, descending: bool):
+    """Convert, and poison (NaN) traced breakpoints that are not strictly monotone."""
+    steps = jnp.diff(x)
+    rising = (steps < 0) if descending else (steps > 0)
+    valid = jnp.all(rising) & jnp.all(jnp.isfinite(x))
+    breaks, coefficients = to_local(c, x, descending)
+    factor = poison(valid)
+    return breaks * factor, coefficients * factor
+
+
+def _integrate_impl(breaks, coefficients, a, b, fill, mode, column_shape):
+    antiderivative = antiderivative_pieces(breaks, coefficients, 1, anchor_top=False)
+    spec = EvalSpec(0, mode is True, False, False, 0, (coefficients.shape[1],))
+
+    def evaluate_at(points):
+        return evaluate(points, breaks, antiderivative, fill, spec)
+
+    out = integral(evaluate_at, a, b, breaks, mode == PERIODIC)
+    return jnp.reshape(out, column_shape)
+
+
+def _extend_impl(breaks, coefficients, c, x, descending: bool):
+    """Our pieces with scipy's new intervals ``(c, x)`` added before or after.
+
+    scipy's new intervals run from its last breakpoint through ``x`` when
+    appending, and through ``x`` to its first breakpoint when prepending;
+    which one is data (``x`` may be traced), so both are built and one kept.
+    """
+    first, last = (breaks[-1:], breaks[:1]) if descending else (breaks[:1], breaks[-1:])
+    append = (x[0] >= last[0]) != descending
+    after = _join(breaks, coefficients, c, jnp.concatenate([last, x]), descending, not descending)
+    before = _join(breaks, coefficients, c, jnp.concatenate([x, first]), descending, descending)
+    return tuple(jnp.where(append, a, b) for a, b in zip(after, before))
+
+
+def _join(breaks, coefficients, c, new_x, descending: bool, above: bool):
+    """Old and new pieces in ascending order; the lower degree padded with zeros."""
+    new_breaks, new = to_local(c, new_x, descending)
+    degree = max(coefficients.shape[-1], new.shape[-1])
+    old, new = _pad_degree(coefficients, degree), _pad_degree(new, degree)
+    if above:
+        return jnp.concatenate([breaks, new_breaks[1:]]), jnp.concatenate([old, new])
+    return jnp.concatenate([new_breaks[:-1], breaks]), jnp.concatenate([new, old])
+
+
+def _pad_degree(coefficients, count: int):
+    missing = count - coefficients.shape[-1]
+    return jnp.pad(coefficients, [(0, 0)] * (coefficients.ndim - 1) + [(0, missing)])
+
+
+_evaluate = jax.jit(evaluate, static_argnums=4)
+_to_local = jax.jit(_to_local_impl, static_argnums=2)
+_to_scipy = jax.jit(to_scipy, static_argnums=2)
+_derivative = jax.jit(derivative_pieces, static_argnums=2)
+_antiderivative = jax.jit(antiderivative_pieces, static_argnums=(2, 3))
+_integrate = jax.jit(_integrate_impl, static_argnums=(5, 6))
+_extend = jax.jit(_extend_impl, static_argnums=4)

@@ -1,0 +1,126 @@
+"""Argument checks of the scipy-compatible classes: scipy's rules, our messages.
+
+Concrete breakpoints are checked in numpy and raise `ValueError` where scipy
+does; traced ones cannot be looked at, so they are taken as ascending and
+the conversion makes every output NaN unless they are (`_ppoly`).
+"""
+
+import jax.numpy as jnp
+import numpy as np
+
+from ._dtypes import check_real
+from ._validate import is_concrete
+
+EXTRAPOLATE_OPTIONS = "True, False, 'periodic' or None"
+
+
+def parse_extrapolate(extrapolate, default):
+    """``None`` → ``default``; ``"periodic"``; anything else as a Python bool (scipy's rule)."""
+    if extrapolate is None:
+        return default
+    if isinstance(extrapolate, str):
+        if extrapolate != "periodic":
+            raise ValueError(
+                f"`extrapolate` must be {EXTRAPOLATE_OPTIONS}; got {extrapolate!r}."
+            )
+        return extrapolate
+    return bool(extrapolate)
+
+
+def check_scalar(value, name: str):
+    """A real scalar (an integration bound, the right-hand side of `solve`)."""
+    check_real(value, name)
+    if jnp.ndim(value) != 0:
+        raise ValueError(f"`{name}` must be a scalar; got shape {jnp.shape(value)}.")
+    return value
+
+
+def check_breakpoints(x, c_shape: tuple) -> bool:
+    """Shapes of ``x`` and ``c`` (``(k+1, m, ...)``); return whether ``x`` descends."""
+    if jnp.ndim(x) != 1:
+        raise ValueError(f"`x` (breakpoints) must be one-dimensional; got shape {jnp.shape(x)}.")
+    check_real(x, "x")
+    n = jnp.shape(x)[0]
+    if n < 2:
+        raise ValueError(f"`x` needs at least 2 breakpoints; got {n}.")
+    if c_shape[0] == 0:
+        raise ValueError("`c` needs at least one coefficient per interval (degree 0); got none.")
+    if c_shape[1] != n - 1:
+        raise ValueError(
+            f"`c` must have len(x) - 1 = {n - 1} intervals (its second axis); got shape {c_shape}."
+        )
+    if not is_concrete(x):
+        return False
+    x = np.asarray(x)
+    _check_monotone(x, "x")
+    return bool(x[-1] < x[0])
+
+
+def _check_monotone(x, name: str) -> None:
+    steps = np.diff(x)
+    if not np.isfinite(x).all():
+        first = int(np.flatnonzero(~np.isfinite(x))[0])
+        raise ValueError(f"`{name}` must be finite; `{name}[{first}]` = {x[first]}.")
+    if not ((steps >= 0).all() or (steps <= 0).all()):
+        raise ValueError(f"`{name}` must be strictly increasing or decreasing; got {x}.")
+    tiny = np.finfo(x.dtype).tiny
+    small = np.flatnonzero((steps != 0) & (np.abs(steps) < tiny))
+    if small.size:
+        i = int(small[0]) + 1
+        raise ValueError(
+            f"`{name}[{i}] - {name}[{i - 1}]` = {steps[i - 1]} is below the smallest normal "
+            f"{x.dtype} ({tiny}); rescale the breakpoints."
+        )
+
+
+def without_empty_intervals(x, c):
+    """Drop zero-width intervals (repeated breakpoints, which scipy allows).
+
+    No point is ever evaluated on them, except that scipy extrapolates an
+    empty *end* interval with its own polynomial; we use the nearest
+    non-empty one.
+    """
+    keep = np.diff(x) != 0
+    if keep.all():
+        return x, c
+    if not keep.any():
+        raise ValueError(f"`x` must span an interval of positive width; got {x}.")
+    return np.concatenate([x[:1], x[1:][keep]]), c[:, keep]
+
+
+def check_extension(ppoly, c, x):
+    """scipy's `extend` rules for ``c`` (``(k+1, m_new, ...)``) and ``x`` (``(m_new,)``).
+
+    Returns ``c`` as ``(k+1, m_new, columns)`` and ``x`` in the breaks' dtypes.
+    """
+    if jnp.ndim(c) < 2 or jnp.ndim(x) != 1:
+        raise ValueError(
+            "`extend` needs `c` of shape (k+1, m, ...) and one-dimensional `x`; got "
+            f"shapes {jnp.shape(c)} and {jnp.shape(x)}."
+        )
+    if jnp.shape(x)[0] != jnp.shape(c)[1] or jnp.shape(c)[2:] != ppoly.column_shape:
+        raise ValueError(
+            f"`extend` needs `c` of shape (k+1, {jnp.shape(x)[0]}) + {ppoly.column_shape} for "
+            f"`x` of shape {jnp.shape(x)}; got {jnp.shape(c)}."
+        )
+    check_real(x, "x")
+    if is_concrete(x, ppoly.breaks) and jnp.shape(x)[0]:
+        _check_extension_side(np.asarray(ppoly.x), np.asarray(x))
+    c = jnp.asarray(c)
+    c = jnp.reshape(c, c.shape[:2] + (-1,))
+    dtype = jnp.result_type(c, ppoly.coefficients)
+    return c.astype(dtype), jnp.asarray(x, ppoly.breaks.dtype)
+
+
+def _check_extension_side(old, new) -> None:
+    """New breakpoints in the old ones' direction, wholly before or after them."""
+    _check_monotone(new, "x")
+    rising = old[-1] >= old[0]
+    if new.size > 1 and (new[-1] >= new[0]) != rising:
+        raise ValueError("`x` runs in the other direction than the breakpoints.")
+    after = new[0] >= old[-1] if rising else new[0] <= old[-1]
+    before = new[-1] <= old[0] if rising else new[-1] >= old[0]
+    if not (after or before):
+        raise ValueError(
+            f"`x` = {new} must lie wholly after or before the breakpoints {old[0]} … {old[-1]}."
+        )

@@ -1,0 +1,61 @@
+"""`PPoly.solve` / `roots`: scipy's arrays eagerly, a static ``size`` under `jit`.
+
+The roots themselves come from `_roots.real_roots` (branch-free, on our local
+pieces).  A root count is data, so a traced call needs a static ``size``:
+each polynomial's roots fill ``size`` slots, NaN-padded (scipy also marks an
+identically zero interval by its start followed by NaN).  Called eagerly
+without ``size``, the slots are sized for the most roots the pieces can have
+and trimmed to scipy's exact arrays.
+"""
+
+import jax.numpy as jnp
+import numpy as np
+
+from ._dtypes import as_dtype
+from ._ppoly_checks import check_scalar, parse_extrapolate
+from ._roots import max_roots, real_roots
+from ._validate import is_concrete
+
+
+def solve(ppoly, y, discontinuity, extrapolate, size):
+    """See `AbstractPPoly.solve`."""
+    if jnp.issubdtype(ppoly.coefficients.dtype, jnp.complexfloating):
+        raise ValueError("`solve`/`roots` need real coefficients; this PPoly is complex.")
+    # scipy passes bool(extrapolate) to its root finder: "periodic" counts as True.
+    extend = bool(parse_extrapolate(extrapolate, ppoly.extrapolate))
+    y = as_dtype(check_scalar(y, "y"), ppoly.coefficients.dtype)
+    options = dict(discontinuity=bool(discontinuity), extrapolate=extend,
+                   descending=ppoly.descending)  # fmt: skip
+    if size is not None:
+        roots, _ = real_roots(ppoly.breaks, ppoly.coefficients, y, size=_check_size(size),
+                              **options)  # fmt: skip
+        return jnp.reshape(roots, ppoly.column_shape + roots.shape[-1:])
+    if not is_concrete(ppoly.breaks, ppoly.coefficients, y):
+        raise TypeError(
+            "`roots`/`solve` under jit/vmap/grad need a static `size=` (the number of slots "
+            "per polynomial; unused slots are NaN): how many roots there are is data."
+        )
+    m, degree = ppoly.coefficients.shape[0], ppoly.coefficients.shape[-1] - 1
+    roots, counts = real_roots(ppoly.breaks, ppoly.coefficients, y,
+                               size=max_roots(m, degree), **options)  # fmt: skip
+    return _as_scipy(np.asarray(roots), np.asarray(counts), ppoly.column_shape)
+
+
+def _as_scipy(roots, counts, column_shape: tuple):
+    """One array of roots, or an object array of them (one per polynomial)."""
+    trimmed = [row[:count] for row, count in zip(roots, counts)]
+    if not column_shape:
+        return trimmed[0]
+    out = np.empty(len(trimmed), dtype=object)
+    for i, row in enumerate(trimmed):
+        out[i] = row
+    return out.reshape(column_shape)
+
+
+def _check_size(size) -> int:
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
+        raise TypeError(f"`size` must be a Python int (static); got {size!r}.")
+    if size < 0:
+        raise ValueError(f"`size` must be ≥ 0; got {size}.")
+    return int(size)
+

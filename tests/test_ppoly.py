@@ -4,6 +4,7 @@ Errors are relative to the reference's largest magnitude (per derivative
 order), so polynomials of any scale are held to the same ~1e-12.
 """
 
+import jax
 import numpy as np
 import pytest
 import scipy.interpolate as si
@@ -98,6 +99,32 @@ def test_integrate(pair, extrapolate):
     ours, ref = pair
     for a, b in BOUNDS:
         close(ours.integrate(a, b, extrapolate), ref.integrate(a, b, extrapolate), 1e-11)
+
+
+def per_polynomial(roots, ndim):
+    """A list of 1-D root arrays: scipy's object array (several polynomials) or one array."""
+    return list(np.asarray(roots, dtype=object).reshape(-1)) if ndim > 2 else [roots]
+
+
+def test_roots_and_solve(pair):
+    """Eagerly scipy's arrays (one per polynomial); under jit, ``size`` NaN-padded slots."""
+    ours, ref = pair
+    if np.iscomplexobj(ref.c):
+        with pytest.raises(ValueError, match="real"):
+            ours.roots()
+        return
+    columns = ref.c.reshape(ref.c.shape[:2] + (-1,)).transpose(2, 0, 1)
+    for options in ((0.0, True, None), (0.3, False, False)):
+        mine = per_polynomial(ours.solve(*options), ref.c.ndim)
+        for got, column in zip(mine, columns):  # scipy, one polynomial at a time
+            expected = si.PPoly(column, ref.x).solve(*options)
+            np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-10, atol=1e-10)
+    size = 3 * ref.c.shape[0] * ref.c.shape[1]
+    padded = np.asarray(jax.jit(lambda p: p.roots(size=size))(ours))
+    assert padded.shape == ref.c.shape[2:] + (size,)
+    for slots, eager in zip(padded.reshape(-1, size), per_polynomial(ours.roots(), ref.c.ndim)):
+        np.testing.assert_array_equal(slots[: len(eager)], eager)
+        assert np.isnan(slots[len(eager) :]).all()
 
 
 @pytest.mark.parametrize("a, b", BOUNDS + [(-20.0, 31.0), (31.0, -20.0), (0.3, 0.3 + 5.0)])

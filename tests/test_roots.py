@@ -83,7 +83,9 @@ def assert_same(ours, ref, span, tol=1e-10, rtol=1e-12):
 
 
 def check(breaks, coef, y=0.0, disc=True, ext=False, desc=False):
-    ours = solve(breaks, coef, y, disc, ext, desc)
+    """Ours equals scipy's list — with scipy's carry-over between columns (a
+    scipy bug that our default does not have, see the test below)."""
+    ours = solve(breaks, coef, y, disc, ext, desc, independent_columns=False)
     assert_same(ours, reference(breaks, coef, y, disc, ext, desc), np.ptp(breaks))
     return ours
 
@@ -114,7 +116,7 @@ def test_random_pieces_of_every_degree(disc, ext, desc):
         check(breaks, coef, rng.normal() / 2, disc, ext, desc)
 
 
-@settings(max_examples=10, deadline=None, database=None)
+@settings(max_examples=10, deadline=None, database=None, derandomize=True)
 @given(st.integers(0, 2**32 - 1), st.floats(-1, 1))
 def test_random_cubics_property(seed, y):
     rng = np.random.default_rng(seed)

@@ -5,11 +5,10 @@ On piece j of width h, ``q(t) = Σ_p q_p t^p`` with ``t = (x − b_j) / h`` (`_h
     dq/dx = (1/h) Σ_p (p+1) q_{p+1} t^p,
     ∫ q dx = C_j + h Σ_p q_p t^{p+1} / (p+1).
 
-The constants make the antiderivative continuous and zero at an anchor
+The constants make the antiderivative continuous and zero at the lowest
 break: ``C_{j+1} = C_j + h_j Σ_p q_{j,p} / (p+1)`` (the integral over piece
-j), a running sum.  scipy anchors at its first breakpoint ``x[0]``, which is
-the lowest break for ascending breakpoints and the highest for descending
-ones.  Coefficients keep the units of the values (times h per
+j), a running sum.  (scipy's anchor is its first breakpoint ``x[0]``: our
+lowest break, also for descending breakpoints, held as −x.)  Coefficients keep the units of the values (times h per
 antiderivative), so nothing here overflows for tiny or huge spans.
 """
 
@@ -31,17 +30,15 @@ def derivative_pieces(breaks, coefficients, nu: int):
     return coefficients
 
 
-def antiderivative_pieces(breaks, coefficients, nu: int, anchor_top: bool):
+def antiderivative_pieces(breaks, coefficients, nu: int):
     """Local coefficients of the ``nu``-th antiderivative, zero (with its first
-    ``nu − 1`` derivatives) at the lowest break, or the highest with ``anchor_top``."""
+    ``nu − 1`` derivatives) at the lowest break."""
     widths = jnp.diff(breaks)[:, None, None]
     for _ in range(nu):
         powers = jnp.arange(1, coefficients.shape[-1] + 1, dtype=coefficients.real.dtype)
         rising = coefficients * widths / powers  # h q_p / (p+1): the powers t^1 … t^{d+1}
         totals = jnp.sum(rising, axis=-1)  # ∫ over each piece, (m, k)
         starts = jnp.cumsum(totals, axis=0) - totals  # C_j, zero at the lowest break
-        if anchor_top:
-            starts = starts - jnp.sum(totals, axis=0)
         coefficients = jnp.concatenate([starts[..., None], rising], axis=-1)
     return coefficients
 

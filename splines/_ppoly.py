@@ -8,12 +8,15 @@ first, in powers of ``x − x[i]``; breakpoints ascending or descending) exists
 only at the boundary: `PPoly(c, x)` converts once, and the ``c`` and ``x``
 attributes convert back when read (`_power_basis`).
 
-Descending breakpoints are stored ascending with a static flag: scipy's
-interval i, ``(x[i+1], x[i]]``, is our piece m−1−i, and a point on a break
-takes the piece on its left (``right_closed``), as scipy's descending
-search does.
+Descending breakpoints are held as the ascending ``z = −x`` with a static
+flag (`_power_basis`): scipy's interval i, ``(x[i+1], x[i]]``, is our piece
+i, ``[z_i, z_{i+1})``, with the same expansion point; a call evaluates at
+``−x`` and its n-th derivative takes the sign ``(−1)^n``, and so do the
+pieces of `derivative` and `antiderivative`.
 """
 
+import functools
+import math
 from typing import Any, Optional
 
 import equinox as eqx
@@ -31,12 +34,13 @@ from ._power_basis import to_local, to_scipy
 from ._ppoly_roots import solve
 from ._ppoly_checks import (
     check_breakpoints,
+    descends_eagerly,
     check_extension,
     check_scalar,
     parse_extrapolate,
     without_empty_intervals,
 )
-from ._validate import is_concrete, poison
+from ._validate import is_concrete, knots_are_valid, poison
 
 PERIODIC = "periodic"
 
@@ -58,7 +62,7 @@ class AbstractPPoly(eqx.Module):
     @property
     def x(self) -> Float[Array, " m+1"]:
         """Breakpoints, in the order given (scipy's ``x``)."""
-        return self.breaks[::-1] if self.descending else self.breaks
+        return -self.breaks if self.descending else self.breaks
 
     @property
     def c(self) -> Inexact[Array, "k+1 m *columns"]:
@@ -72,19 +76,19 @@ class AbstractPPoly(eqx.Module):
         """The ``nu``-th derivative at ``x``; the shape of ``x`` replaces the interpolation
         axis.  ``nu`` may also be a tuple of orders (stacked on a new leading axis)."""
         mode = parse_extrapolate(extrapolate, self.extrapolate)
-        spec = EvalSpec(check_derivative(nu, "nu"), mode is True, mode == PERIODIC,
-                        self.descending, self.axis, self.column_shape)  # fmt: skip
+        spec = EvalSpec(check_derivative(nu, "nu"), mode is True, mode == PERIODIC, False,
+                        self.axis, self.column_shape)  # fmt: skip
         (x,) = lists_to_arrays(x)
-        return _evaluate(prepare_queries(x, self.breaks.dtype), self.breaks, self.coefficients,
-                         self._nan_fill(), spec)  # fmt: skip
+        return _call(prepare_queries(x, self.breaks.dtype), self.breaks, self.coefficients,
+                     _nan_fill(self.coefficients.dtype), spec, self.descending)  # fmt: skip
 
     def derivative(self, nu: int = 1) -> "PPoly":
         """The piecewise polynomial of the ``nu``-th derivative (negative: antiderivative)."""
-        nu = check_order(abs(nu), nu, "nu") * (-1 if nu < 0 else 1)
+        nu = _signed_order(nu)
         if nu < 0:
             return self.antiderivative(-nu)
         coefficients = _derivative(self.breaks, self.coefficients, nu)
-        return self._with(coefficients, self.extrapolate)
+        return self._with(_reflected(coefficients, nu, self.descending), self.extrapolate)
 
     def antiderivative(self, nu: int = 1) -> "PPoly":
         """The ``nu``-th antiderivative, zero with its lower derivatives at ``x[0]``.
@@ -92,10 +96,11 @@ class AbstractPPoly(eqx.Module):
         Periodic extrapolation becomes ``False``, as in scipy: the antiderivative
         of a periodic function is periodic only when its integral over a period is 0.
         """
-        nu = check_order(abs(nu), nu, "nu") * (-1 if nu < 0 else 1)
+        nu = _signed_order(nu)
         if nu <= 0:
             return self.derivative(-nu)
-        coefficients = _antiderivative(self.breaks, self.coefficients, nu, self.descending)
+        coefficients = _reflected(_antiderivative(self.breaks, self.coefficients, nu), nu,
+                                  self.descending)  # fmt: skip
         return self._with(coefficients, False if self.extrapolate == PERIODIC else self.extrapolate)
 
     def integrate(self, a, b, extrapolate=None) -> Inexact[Array, "*columns"]:
@@ -107,8 +112,10 @@ class AbstractPPoly(eqx.Module):
         mode = parse_extrapolate(extrapolate, self.extrapolate)
         real = self.breaks.dtype
         a, b = (as_dtype(check_scalar(v, name), real) for v, name in ((a, "a"), (b, "b")))
-        return _integrate(self.breaks, self.coefficients, a, b, self._nan_fill(), mode,
-                          self.column_shape)  # fmt: skip
+        if self.descending:  # ∫_a^b f(x) dx = ∫_{−b}^{−a} f(−z) dz
+            a, b = -b, -a
+        fill = _nan_fill(self.coefficients.dtype)
+        return _integrate(self.breaks, self.coefficients, a, b, fill, mode, self.column_shape)
 
     def solve(self, y=0.0, discontinuity: bool = True, extrapolate=None, *, size=None):
         """Roots of ``p(x) = y`` per polynomial, as scipy's ``solve`` (see `roots`)."""
@@ -131,9 +138,8 @@ class AbstractPPoly(eqx.Module):
         breakpoints continue in the same direction.  A degree mismatch pads
         the lower-degree coefficients with zeros.
         """
-        c, x = lists_to_arrays(c, x)
-        c, x = check_extension(self, c, x)
-        if c.shape[1] == 0:
+        c, x = check_extension(self, *lists_to_arrays(c, x))
+        if c.shape[1] == 0:  # nothing, or only empty intervals
             return
         breaks, coefficients = _extend(self.breaks, self.coefficients, c, x, self.descending)
         object.__setattr__(self, "breaks", breaks)  # scipy mutates; an eager-only idiom
@@ -164,8 +170,6 @@ class AbstractPPoly(eqx.Module):
         return _new(PPoly, self.breaks, coefficients, extrapolate, self.axis,
                     self.column_shape, self.descending)  # fmt: skip
 
-    def _nan_fill(self):
-        return np.full(2, np.nan, self.coefficients.dtype)
 
 
 class PPoly(AbstractPPoly):
@@ -197,17 +201,26 @@ class PPoly(AbstractPPoly):
             raise ValueError(f"`c` must have at least 2 dimensions; got shape {jnp.shape(c)}.")
         axis = normalize_axis(axis, jnp.ndim(c) - 1, "c (without its power axis)")
         c = jnp.moveaxis(jnp.moveaxis(c, axis + 1, 0), axis + 1, 0)
-        descending = check_breakpoints(x, c.shape)
+        check_breakpoints(x, c.shape)
         real, dtype = data_dtypes(x, c)
         x, c = as_dtype(x, real), as_dtype(c, dtype)
+        descending = False  # traced breakpoints must ascend (the direction picks the program)
         if is_concrete(x):
+            descending = descends_eagerly(np.asarray(x))
             x, c = without_empty_intervals(np.asarray(x), c)
         column_shape = c.shape[2:]
-        c = jnp.reshape(c, c.shape[:2] + (-1,))
+        c = jnp.reshape(c, c.shape[:2] + (math.prod(column_shape),))
         breaks, coefficients = _to_local(x, c, descending)
         self.breaks, self.coefficients = breaks, coefficients
         self.extrapolate = parse_extrapolate(extrapolate, True)
         self.axis, self.column_shape, self.descending = axis, column_shape, descending
+
+
+@functools.lru_cache(maxsize=8)
+def _nan_fill(dtype):
+    """(below, above) = NaN: outside the breaks without extrapolation.  A function, not
+    a method: equinox builds a bound-method module on every method access (~30 µs)."""
+    return np.full(2, np.nan, dtype)
 
 
 def _new(cls, breaks, coefficients, extrapolate, axis, column_shape, descending):
@@ -225,18 +238,37 @@ def from_fit(cls, breaks, coefficients, extrapolate, axis, column_shape):
     return _new(cls, breaks, coefficients, extrapolate, axis, column_shape, False)
 
 
+def _signed_order(nu) -> int:
+    """An int order, negative allowed (derivative ↔ antiderivative); bools are not orders."""
+    if isinstance(nu, bool) or not isinstance(nu, (int, np.integer)):
+        check_order(nu, nu, "nu")  # raises TypeError, as a call with this `nu` does
+    return int(nu)
+
+
+def _reflected(coefficients, order: int, descending: bool):
+    """Pieces in z = −x of an order-th derivative (antiderivative: −order) of f(x): (−1)^order."""
+    return -coefficients if descending and order % 2 else coefficients
+
+
+def _call_impl(x, breaks, coefficients, fill, spec: EvalSpec, descending: bool):
+    """`evaluate`, at −x for descending breakpoints with the n-th derivative times (−1)^n."""
+    if not descending:
+        return evaluate(x, breaks, coefficients, fill, spec)
+    out = evaluate(-x, breaks, coefficients, fill, spec)
+    orders = spec.derivative if isinstance(spec.derivative, tuple) else (spec.derivative,)
+    signs = np.array([(-1) ** order for order in orders])
+    return out * (signs.reshape((-1,) + (1,) * (out.ndim - 1)) if len(orders) > 1 else signs[0])
+
+
 def _to_local_impl(x, c, descending: bool):
     """Convert, and poison (NaN) traced breakpoints that are not strictly monotone."""
-    steps = jnp.diff(x)
-    rising = (steps < 0) if descending else (steps > 0)
-    valid = jnp.all(rising) & jnp.all(jnp.isfinite(x))
     breaks, coefficients = to_local(c, x, descending)
-    factor = poison(valid)
+    factor = poison(knots_are_valid(breaks))
     return breaks * factor, coefficients * factor
 
 
 def _integrate_impl(breaks, coefficients, a, b, fill, mode, column_shape):
-    antiderivative = antiderivative_pieces(breaks, coefficients, 1, anchor_top=False)
+    antiderivative = antiderivative_pieces(breaks, coefficients, 1)
     spec = EvalSpec(0, mode is True, False, False, 0, (coefficients.shape[1],))
 
     def evaluate_at(points):
@@ -247,22 +279,26 @@ def _integrate_impl(breaks, coefficients, a, b, fill, mode, column_shape):
 
 
 def _extend_impl(breaks, coefficients, c, x, descending: bool):
-    """Our pieces with scipy's new intervals ``(c, x)`` added before or after.
+    """Our pieces with scipy's new intervals ``(c, x)`` added after or before them.
 
     scipy's new intervals run from its last breakpoint through ``x`` when
-    appending, and through ``x`` to its first breakpoint when prepending;
-    which one is data (``x`` may be traced), so both are built and one kept.
+    appending, and through ``x`` to its first breakpoint when prepending; in
+    z (ascending) they go above or below ours.  Which one is data (``x`` may
+    be traced), so both are built and one kept; new breakpoints that do not
+    continue ours strictly make everything NaN.
     """
-    first, last = (breaks[-1:], breaks[:1]) if descending else (breaks[:1], breaks[-1:])
-    append = (x[0] >= last[0]) != descending
-    after = _join(breaks, coefficients, c, jnp.concatenate([last, x]), descending, not descending)
-    before = _join(breaks, coefficients, c, jnp.concatenate([x, first]), descending, descending)
-    return tuple(jnp.where(append, a, b) for a, b in zip(after, before))
+    given = -breaks if descending else breaks  # scipy's x
+    above = _join(breaks, coefficients, *to_local(c, jnp.concatenate([given[-1:], x]),
+                                                  descending), above=True)  # fmt: skip
+    below = _join(breaks, coefficients, *to_local(c, jnp.concatenate([x, given[:1]]),
+                                                  descending), above=False)  # fmt: skip
+    append = (-x[0] if descending else x[0]) >= breaks[-1]
+    joined = tuple(jnp.where(append, a, b) for a, b in zip(above, below))
+    return joined[0], joined[1] * poison(knots_are_valid(joined[0]))
 
 
-def _join(breaks, coefficients, c, new_x, descending: bool, above: bool):
+def _join(breaks, coefficients, new_breaks, new, above: bool):
     """Old and new pieces in ascending order; the lower degree padded with zeros."""
-    new_breaks, new = to_local(c, new_x, descending)
     degree = max(coefficients.shape[-1], new.shape[-1])
     old, new = _pad_degree(coefficients, degree), _pad_degree(new, degree)
     if above:
@@ -275,10 +311,10 @@ def _pad_degree(coefficients, count: int):
     return jnp.pad(coefficients, [(0, 0)] * (coefficients.ndim - 1) + [(0, missing)])
 
 
-_evaluate = jax.jit(evaluate, static_argnums=4)
+_call = jax.jit(_call_impl, static_argnums=(4, 5))
 _to_local = jax.jit(_to_local_impl, static_argnums=2)
 _to_scipy = jax.jit(to_scipy, static_argnums=2)
 _derivative = jax.jit(derivative_pieces, static_argnums=2)
-_antiderivative = jax.jit(antiderivative_pieces, static_argnums=(2, 3))
+_antiderivative = jax.jit(antiderivative_pieces, static_argnums=2)
 _integrate = jax.jit(_integrate_impl, static_argnums=(5, 6))
 _extend = jax.jit(_extend_impl, static_argnums=4)

@@ -5,10 +5,12 @@ does; traced ones cannot be looked at, so they are taken as ascending and
 the conversion makes every output NaN unless they are (`_ppoly`).
 """
 
+import math
+
 import jax.numpy as jnp
 import numpy as np
 
-from ._dtypes import check_real
+from ._dtypes import as_dtype, check_real
 from ._validate import is_concrete
 
 EXTRAPOLATE_OPTIONS = "True, False, 'periodic' or None"
@@ -35,8 +37,8 @@ def check_scalar(value, name: str):
     return value
 
 
-def check_breakpoints(x, c_shape: tuple) -> bool:
-    """Shapes of ``x`` and ``c`` (``(k+1, m, ...)``); return whether ``x`` descends."""
+def check_breakpoints(x, c_shape: tuple) -> None:
+    """Shapes of ``x`` and ``c`` (``(k+1, m, ...)``)."""
     if jnp.ndim(x) != 1:
         raise ValueError(f"`x` (breakpoints) must be one-dimensional; got shape {jnp.shape(x)}.")
     check_real(x, "x")
@@ -49,9 +51,10 @@ def check_breakpoints(x, c_shape: tuple) -> bool:
         raise ValueError(
             f"`c` must have len(x) - 1 = {n - 1} intervals (its second axis); got shape {c_shape}."
         )
-    if not is_concrete(x):
-        return False
-    x = np.asarray(x)
+
+
+def descends_eagerly(x) -> bool:
+    """Concrete breakpoints (in the dtype used) are monotone: whether they descend."""
     _check_monotone(x, "x")
     return bool(x[-1] < x[0])
 
@@ -91,7 +94,8 @@ def without_empty_intervals(x, c):
 def check_extension(ppoly, c, x):
     """scipy's `extend` rules for ``c`` (``(k+1, m_new, ...)``) and ``x`` (``(m_new,)``).
 
-    Returns ``c`` as ``(k+1, m_new, columns)`` and ``x`` in the breaks' dtypes.
+    Returns ``c`` as ``(k+1, m_new, columns)`` and ``x`` in the breaks' dtype;
+    concrete: without the new intervals of zero width (as the constructor).
     """
     if jnp.ndim(c) < 2 or jnp.ndim(x) != 1:
         raise ValueError(
@@ -104,19 +108,19 @@ def check_extension(ppoly, c, x):
             f"`x` of shape {jnp.shape(x)}; got {jnp.shape(c)}."
         )
     check_real(x, "x")
-    if is_concrete(x, ppoly.breaks) and jnp.shape(x)[0]:
-        _check_extension_side(np.asarray(ppoly.x), np.asarray(x))
-    c = jnp.asarray(c)
-    c = jnp.reshape(c, c.shape[:2] + (-1,))
     dtype = jnp.result_type(c, ppoly.coefficients)
-    return c.astype(dtype), jnp.asarray(x, ppoly.breaks.dtype)
+    c = jnp.reshape(jnp.asarray(c, dtype), jnp.shape(c)[:2] + (math.prod(ppoly.column_shape),))
+    x = as_dtype(x, ppoly.breaks.dtype)
+    if is_concrete(x, ppoly.breaks) and x.shape[0]:
+        x, c = _nonempty_extension(np.asarray(ppoly.x), np.asarray(x), c)
+    return c, x
 
 
-def _check_extension_side(old, new) -> None:
-    """New breakpoints in the old ones' direction, wholly before or after them."""
+def _nonempty_extension(old, new, c):
+    """Check the side and direction; drop the new intervals of zero width."""
     _check_monotone(new, "x")
     rising = old[-1] >= old[0]
-    if new.size > 1 and (new[-1] >= new[0]) != rising:
+    if new.size > 1 and new[-1] != new[0] and (new[-1] > new[0]) != rising:
         raise ValueError("`x` runs in the other direction than the breakpoints.")
     after = new[0] >= old[-1] if rising else new[0] <= old[-1]
     before = new[-1] <= old[0] if rising else new[-1] >= old[0]
@@ -124,3 +128,7 @@ def _check_extension_side(old, new) -> None:
         raise ValueError(
             f"`x` = {new} must lie wholly after or before the breakpoints {old[0]} … {old[-1]}."
         )
+    # scipy's new intervals: from its last breakpoint through x, or through x to its first
+    ends = np.concatenate([old[-1:], new]) if after else np.concatenate([new, old[:1]])
+    keep = np.diff(ends) != 0
+    return new[keep], c[:, keep]  # interval i ends (after) or starts (before) at new[i]

@@ -117,6 +117,8 @@ def real_roots(
         raise ValueError(f"`coefficients` must be real to find roots, got dtype {dtype}")
     if jnp.finfo(dtype).bits < 32:
         dtype = jnp.float32
+    if shape[1] == 0:  # no polynomials (values with a zero-length axis)
+        return jnp.full((0, size), jnp.nan, dtype), jnp.zeros(0, jnp.int32)
     breaks, coefficients, y = (jnp.asarray(a, dtype) for a in (breaks, coefficients, y))
     flags = (discontinuity, extrapolate, descending, independent_columns)
     return _real_roots(breaks, coefficients, y, *flags, size)
@@ -166,7 +168,7 @@ def _entries(breaks, q, x, found, zero, discontinuity, descending):
     always = np.zeros(values.shape[-1], bool)
     always[1:3] = True  # the zero piece's x and NaN are never deduplicated
     # (k, m·(d+3)), row by row in scipy's order
-    flat = [jnp.swapaxes(a, 0, 1).reshape(k, -1) for a in (values, valid)]
+    flat = [jnp.swapaxes(a, 0, 1).reshape(k, m * a.shape[-1]) for a in (values, valid)]
     return flat[0], flat[1], np.tile(always, m)
 
 

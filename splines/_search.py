@@ -40,21 +40,13 @@ class Cell(NamedTuple):
 
 
 def find_cells(x, breaks, periodic: bool, right_closed: bool) -> Cell:
-    """`locate` flat queries (after `wrap` when ``periodic``); their pieces' start and width.
-
-    A right-closed search wraps into ``(start, end]``, so a query on the seam
-    also takes the piece on its left.
-    """
+    """`locate` flat queries (after `wrap` when ``periodic``); their pieces' start and width."""
     if periodic:
-        x = wrap(x, breaks[0], breaks[-1] - breaks[0], right_closed)
+        x = wrap(x, breaks[0], breaks[-1] - breaks[0])
     j = locate(x, breaks, right_closed)
     return Cell(j, x, breaks[j], breaks[j + 1] - breaks[j])
 
 
-def wrap(x, start, period, right_closed: bool = False):
-    """Map x into ``[start, start + period)`` (as `numpy.interp`'s ``period``),
-    or into ``(start, start + period]`` when ``right_closed``."""
-    if right_closed:
-        end = start + period
-        return end - jnp.mod(end - x, period)
+def wrap(x, start, period):
+    """Map x into ``[start, start + period)`` (as `numpy.interp`'s ``period``)."""
     return start + jnp.mod(x - start, period)

@@ -233,11 +233,6 @@ def _new(cls, breaks, coefficients, extrapolate, axis, column_shape, descending)
     return self
 
 
-def from_fit(cls, breaks, coefficients, extrapolate, axis, column_shape):
-    """An instance of ``cls`` around a fit's ascending breaks and local coefficients."""
-    return _new(cls, breaks, coefficients, extrapolate, axis, column_shape, False)
-
-
 def _signed_order(nu) -> int:
     """An int order, negative allowed (derivative ↔ antiderivative); bools are not orders."""
     if isinstance(nu, bool) or not isinstance(nu, (int, np.integer)):
@@ -256,8 +251,8 @@ def _call_impl(x, breaks, coefficients, fill, spec: EvalSpec, descending: bool):
         return evaluate(x, breaks, coefficients, fill, spec)
     out = evaluate(-x, breaks, coefficients, fill, spec)
     orders = spec.derivative if isinstance(spec.derivative, tuple) else (spec.derivative,)
-    signs = np.array([(-1) ** order for order in orders])
-    return out * (signs.reshape((-1,) + (1,) * (out.ndim - 1)) if len(orders) > 1 else signs[0])
+    signs = np.array([(-1) ** order for order in orders]).reshape((-1,) + (1,) * (out.ndim - 1))
+    return out * (signs if isinstance(spec.derivative, tuple) else signs[0])
 
 
 def _to_local_impl(x, c, descending: bool):
@@ -293,8 +288,9 @@ def _extend_impl(breaks, coefficients, c, x, descending: bool):
     below = _join(breaks, coefficients, *to_local(c, jnp.concatenate([x, given[:1]]),
                                                   descending), above=False)  # fmt: skip
     append = (-x[0] if descending else x[0]) >= breaks[-1]
-    joined = tuple(jnp.where(append, a, b) for a, b in zip(above, below))
-    return joined[0], joined[1] * poison(knots_are_valid(joined[0]))
+    breaks, coefficients = (jnp.where(append, a, b) for a, b in zip(above, below))
+    factor = poison(knots_are_valid(breaks))
+    return breaks * factor, coefficients * factor
 
 
 def _join(breaks, coefficients, new_breaks, new, above: bool):

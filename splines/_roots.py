@@ -140,13 +140,20 @@ def _real_roots(breaks, coefficients, y, discontinuity, extrapolate, descending,
 
 def _roots_in_x(breaks, q, zero, extrapolate):
     """Each piece's roots in x, in scipy's order, (m, k, d), and which are real."""
-    t = _scipy_quadratic_order(q, _piece_roots(lax.stop_gradient(q), extrapolate))
+    t = _scipy_quadratic_order(q, _piece_roots(_unit_scale(lax.stop_gradient(q)), extrapolate))
     found = ~jnp.isnan(t) & ~zero[..., None]
     t = _polish(q, jnp.where(found, t, 0))  # 0: no NaN in the unused derivatives
     lo, hi = breaks[:-1, None, None], breaks[1:, None, None]
     width = hi - lo
     x = jnp.where(t <= 0.5, lo + t * width, hi - (1 - t) * width)  # exact at t = 0 and 1
     return x, found
+
+
+def _unit_scale(q):
+    """Each piece's q times a power of two (exact) so its largest coefficient is in
+    [0.5, 1): the same roots, and no sign test sees a value flushed as subnormal."""
+    _, exponent = jnp.frexp(jnp.max(jnp.abs(q), axis=-1, keepdims=True))
+    return jnp.ldexp(q, -exponent)
 
 
 def _entries(breaks, q, x, found, zero, discontinuity, descending):

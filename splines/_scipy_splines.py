@@ -21,13 +21,11 @@ from ._ppoly_checks import parse_extrapolate
 _NAMES = Names(knots=("x",), queries=("x",), values="y", slopes="dydx")
 
 
-def _fit_into(self: AbstractPPoly, x, y, method, axis, extrapolate, default, **options):
+def _fit_into(self: AbstractPPoly, x, y, method, axis, extrapolate, default,
+              bc_type=None, dydx=None):  # fmt: skip
     """Fit ``y`` at ``x`` with ``method`` and set the fields of ``self`` (in `__init__`)."""
-    x, y = lists_to_arrays(x, y)
-    dydx = options.pop("dydx", None)
-    (dydx,) = lists_to_arrays(dydx)
-    spec, args = prepare_fit(x, y, method, options.pop("bc_type", None), None, axis,
-                             fx=dydx, names=_NAMES)  # fmt: skip
+    x, y, dydx = lists_to_arrays(x, y, dydx)
+    spec, args = prepare_fit(x, y, method, bc_type, None, axis, fx=dydx, names=_NAMES)
     self.breaks, self.coefficients = _fit(args, spec)
     self.extrapolate = parse_extrapolate(extrapolate, PERIODIC if spec.periodic else default)
     self.axis, self.column_shape, self.descending = spec.axis, spec.column_shape, False

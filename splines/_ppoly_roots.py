@@ -8,8 +8,6 @@ without ``size``, the slots are sized for the most roots the pieces can have
 and trimmed to scipy's exact arrays.
 """
 
-from math import comb
-
 import jax.numpy as jnp
 import numpy as np
 
@@ -28,7 +26,7 @@ def solve(ppoly, y, discontinuity, extrapolate, size):
     y = as_dtype(check_scalar(y, "y"), ppoly.coefficients.dtype)
     options = dict(discontinuity=bool(discontinuity), extrapolate=extend,
                    descending=ppoly.descending)  # fmt: skip
-    breaks, coefficients = _in_x(ppoly.breaks, ppoly.coefficients, ppoly.descending)
+    breaks, coefficients = ppoly.breaks, ppoly.coefficients  # in z = −x if descending
     if size is not None:
         roots, _ = real_roots(breaks, coefficients, y, size=_check_size(size),
                               **options)  # fmt: skip
@@ -42,23 +40,6 @@ def solve(ppoly, y, discontinuity, extrapolate, size):
     roots, counts = real_roots(breaks, coefficients, y,
                                size=max_roots(m, degree), **options)  # fmt: skip
     return _as_scipy(np.asarray(roots), np.asarray(counts), ppoly.column_shape)
-
-
-def _in_x(breaks, coefficients, descending: bool):
-    """Pieces in ascending x, as `real_roots` takes them.
-
-    Descending breakpoints are held in z = −x (`_power_basis`): piece i,
-    ``[z_i, z_{i+1}]``, is ``[x_{i+1}, x_i]`` with ``t_x = 1 − t_z``, so in
-    ascending x the pieces come reversed and ``g(1 − t)`` has the coefficients
-    ``Σ_{p≥r} C(p, r) (−1)^r g_p``.
-    """
-    if not descending:
-        return breaks, coefficients
-    degree = coefficients.shape[-1] - 1
-    g = [coefficients[..., p] for p in range(degree + 1)]
-    reflected = [(-1) ** r * sum(comb(p, r) * g[p] for p in range(r, degree + 1))
-                 for r in range(degree + 1)]  # fmt: skip
-    return -breaks[::-1], jnp.stack(reflected, axis=-1)[::-1]
 
 
 def _as_scipy(roots, counts, column_shape: tuple):

@@ -1,7 +1,8 @@
 """Real roots of piecewise polynomials: scipy's ``PPoly.solve``, branch-free.
 
 Semantics (scipy 1.17 ``_ppoly.real_roots``), per column, intervals in scipy's
-order (ascending x; for descending breakpoints, from the top piece down):
+order (the order of its breakpoints; descending ones are held as the ascending
+z = −x, as `AbstractPPoly` holds them, so the order is always ascending):
 
 1. with ``discontinuity``, a break where the value jumps across y with a
    strict sign change (``va < 0 < vb`` or ``va > 0 > vb``) is a root;
@@ -11,8 +12,8 @@ order (ascending x; for descending breakpoints, from the top piece down):
 3. otherwise the real roots of the piece's polynomial in its closed interval,
    ascending in x — except a true quadratic with a negative leading
    coefficient, whose two roots scipy lists descending (closed form, unsorted).
-   With ``extrapolate`` the first piece in x extends to −∞ and the last to +∞,
-   a single piece both ways (scipy 1.17 skips the bound when ``m = 1``).
+   With ``extrapolate`` the first piece extends past the first breakpoint and
+   the last past the last, a single piece both ways (scipy 1.17 skips the bound when ``m = 1``).
 
 An entry equal to the previous one is dropped (a root on a shared break is
 reported once); the x of a zero piece is never dropped, and its NaN marker
@@ -25,8 +26,10 @@ Algorithm.  Each piece's ``q(t) = Σ_p c_p tᵖ − y`` is solved on [0, 1];
 an extended end adds problems on [0, 1] in v: t = −v and t = −1/v below,
 t = 1/v above (the reciprocal ones on ``vᵉ q(1/v)``, e the true degree: far
 roots keep their relative accuracy while q's values near them stay normal
-floats, |t| ≲ 1e290 in f64 for O(1) values).  On [0, 1], recursion on
-the derivative order: the roots of p⁽ˡ⁺¹⁾ split the range into segments where
+floats, |t| ≲ 1e290 in f64 for O(1) values); where two problems share a
+point (t = 1 of the last piece, t = −1 of the near one) both use one value
+of q there, or a root within rounding of it falls between them.  On [0, 1],
+recursion on the derivative order: the roots of p⁽ˡ⁺¹⁾ split the range into segments where
 p⁽ˡ⁾ is monotone; a segment whose ends have strictly opposite signs holds one
 root, found by bisection; an end where p⁽ˡ⁾ is exactly 0 is a root, once.
 Critical points of degree ≤ 2 come in closed form (they only split ranges);
@@ -93,8 +96,10 @@ def real_roots(
     """Roots of ``p(x) = y`` for each column: ``(roots (k, size), counts (k,))``.
 
     ``breaks`` (m+1,) ascending; ``coefficients`` (m, k, d+1), ascending
-    powers of t = (x − b_j)/h_j; ``descending`` gives scipy's output order for
-    a PPoly whose breakpoints were descending.  Roots are NaN-padded to the
+    powers of t = (x − b_j)/h_j.  With ``descending``, both are in z = −x
+    (scipy's descending breakpoints, as `AbstractPPoly` holds them: each
+    piece's expansion point x[i] stays its start, and nothing is re-expanded)
+    and the roots come back in x, in scipy's order.  Roots are NaN-padded to the
     static ``size``; ``counts`` is scipy's number of entries (NaN markers
     included), not clipped to ``size`` (entries past ``size`` are dropped).
 
@@ -130,17 +135,20 @@ def _real_roots(breaks, coefficients, y, discontinuity, extrapolate, descending,
     q = coefficients.at[..., 0].add(-y)
     # c_0 == y rather than q_0 == 0: a difference of two subnormals may flush to 0
     zero = jnp.all(coefficients[..., 1:] == 0, axis=-1) & (coefficients[..., 0] == y)
-    x, found = _roots_in_x(breaks, q, zero, extrapolate)
-    values, valid, always = _entries(breaks, q, x, found, zero, discontinuity, descending)
+    x, found = _roots_in_x(breaks, q, zero, extrapolate, descending)
+    values, valid, always = _entries(breaks, q, x, found, zero, discontinuity)
     roots, counts = _compact(values, valid, always, size, independent)
+    roots = jnp.where(descending, 0 - roots, roots)  # x = −z (0 − z: no −0.0)
     bad = ~jnp.all(jnp.isfinite(coefficients), axis=(0, 2))
     bad = bad | ~jnp.isfinite(y) | ~jnp.all(jnp.isfinite(breaks))
     return jnp.where(bad[:, None], jnp.nan, roots), jnp.where(bad, size, counts)
 
 
-def _roots_in_x(breaks, q, zero, extrapolate):
-    """Each piece's roots in x, in scipy's order, (m, k, d), and which are real."""
-    t = _scipy_quadratic_order(q, _piece_roots(_unit_scale(lax.stop_gradient(q)), extrapolate))
+def _roots_in_x(breaks, q, zero, extrapolate, descending):
+    """Each piece's roots in x (z when ``descending``), in scipy's order, (m, k, d),
+    and which are real."""
+    t = _piece_roots(_unit_scale(lax.stop_gradient(q)), extrapolate)
+    t = _scipy_order(q, t, descending)
     found = ~jnp.isnan(t) & ~zero[..., None]
     t = _polish(q, jnp.where(found, t, 0))  # 0: no NaN in the unused derivatives
     lo, hi = breaks[:-1, None, None], breaks[1:, None, None]
@@ -156,22 +164,19 @@ def _unit_scale(q):
     return jnp.ldexp(q, -exponent)
 
 
-def _entries(breaks, q, x, found, zero, discontinuity, descending):
+def _entries(breaks, q, x, found, zero, discontinuity):
     """scipy's candidate entries per column, in its order: for each interval, the
-    jump at its start, the zero piece's (x, NaN), its roots; and which are valid."""
+    jump at its start, the zero piece's (x, NaN), its roots; and which are valid.
+    Pieces and breaks are in scipy's order (ascending x, or ascending z = −x)."""
     m, k, _ = q.shape
     ends = horner(q[:-1], 1.0, 0)  # value of piece j-1 at its end, j = 1..m-1
     jump = ((ends < 0) & (q[1:, :, 0] > 0)) | ((ends > 0) & (q[1:, :, 0] < 0))
     jump = jump & discontinuity
-    no = jnp.zeros((1, k), bool)
-    # scipy's x[i], an interval's start in its order: lower end ascending, upper descending
-    start = jnp.broadcast_to(jnp.where(descending, breaks[1:], breaks[:-1])[:, None], (m, k))
-    disc = jnp.where(descending, jnp.concatenate([jump, no]), jnp.concatenate([no, jump]))
+    start = jnp.broadcast_to(breaks[:-1, None], (m, k))  # scipy's x[i]
+    disc = jnp.concatenate([jnp.zeros((1, k), bool), jump])
     nan = jnp.full((m, k), jnp.nan, x.dtype)
     values = jnp.concatenate([jnp.stack([start, start, nan], -1), x], -1)
     valid = jnp.concatenate([jnp.stack([disc, zero, zero], -1), found], -1)
-    values = jnp.where(descending, values[::-1], values)
-    valid = jnp.where(descending, valid[::-1], valid)
     always = np.zeros(values.shape[-1], bool)
     always[1:3] = True  # the zero piece's x and NaN are never deduplicated
     # (k, m·(d+3)), row by row in scipy's order
@@ -179,14 +184,16 @@ def _entries(breaks, q, x, found, zero, discontinuity, descending):
     return flat[0], flat[1], np.tile(always, m)
 
 
-def _scipy_quadratic_order(q, t):
-    """Two roots of a true quadratic in scipy's order: (−b ∓ √D)/(2a), so
-    descending when a < 0 (scipy sorts the eigenvalues of degree ≥ 3 only)."""
-    if q.shape[-1] < 3:
-        return t
-    quadratic = jnp.all(q[..., 3:] == 0, axis=-1) & (q[..., 2] < 0) & ~jnp.isnan(t[..., 1])
-    swapped = jnp.concatenate([t[..., 1::-1], t[..., 2:]], axis=-1)
-    return jnp.where(quadratic[..., None], swapped, t)
+def _scipy_order(q, t, descending):
+    """A piece's sorted roots t in scipy's order: ascending in s = x − x_i, which
+    is ascending t, or descending t for pieces in z (s = −h t) — except the two
+    roots of a true quadratic, (−b ∓ √D)/(2a), so descending in s when a < 0
+    (scipy sorts the eigenvalues of degree ≥ 3 only).  a has the sign of q_2."""
+    flip = descending
+    if q.shape[-1] >= 3:
+        quadratic = jnp.all(q[..., 3:] == 0, axis=-1) & (q[..., 2] < 0) & ~jnp.isnan(t[..., 1])
+        flip = flip ^ quadratic[..., None]
+    return jnp.where(flip, t[..., ::-1], t)  # NaN padding may lead: `found` masks it
 
 
 def _compact(values, valid, always, size: int, independent):
@@ -231,7 +238,12 @@ def _piece_roots(q, extrapolate):
     problems = jnp.concatenate([q, near[None], _reversed(near)[None], _reversed(q[-1])[None]])
     keep_lo = np.array([True] * m + [False] * 3)[:, None, None]
     keep_hi = np.array([True] * m + [True, False, False])[:, None, None]
-    v = _unit_roots(problems, keep_lo, keep_hi)
+    # A point shared by two problems gets one value, or a root within rounding of it
+    # falls between them (Horner's q(1) < 0 while the reversed one rounds to 0):
+    # v = 1 of the far ends is t = −1 (near's v = 1) and t = 1 (the last piece's).
+    at_one = _horner(list(jnp.moveaxis(problems, -1, 0)), 1.0)
+    at_one = at_one.at[m + 1].set(at_one[m]).at[m + 2].set(at_one[m - 1])
+    v = _unit_roots(problems, keep_lo, keep_hi, at_one)
     t = v[:m]
     extended = t.at[0].set(_merge(-1 / v[m + 1], -v[m], t[0]))  # both ends when m = 1
     extended = extended.at[m - 1].set(_merge(extended[m - 1], 1 / v[m + 2]))
@@ -251,9 +263,10 @@ def _reversed(q):
     return jnp.stack([jnp.sum(jnp.where(index == e - i, q, 0), axis=-1) for i in index], -1)
 
 
-def _unit_roots(p, keep_lo, keep_hi):
+def _unit_roots(p, keep_lo, keep_hi, at_one):
     """Sorted roots on [0, 1] of Σ p_i vⁱ (last axis), NaN-padded; exact zeros at
-    v = 0 / v = 1 only where ``keep_lo`` / ``keep_hi``."""
+    v = 0 / v = 1 only where ``keep_lo`` / ``keep_hi``; ``at_one`` is p(1), as
+    the problem sharing that point computes it."""
     degree = p.shape[-1] - 1
     roots = jnp.zeros(p.shape[:-1] + (0,), p.dtype)  # p^(d) is constant: none
     for order in range(degree - 1, -1, -1):
@@ -263,8 +276,8 @@ def _unit_roots(p, keep_lo, keep_hi):
         if order > 0 and degree - order <= 2:
             roots = _critical_points(derivative)
         else:
-            lo, hi = (keep_lo, keep_hi) if order == 0 else (True, True)
-            roots = _roots_between(derivative, roots, lo, hi)
+            lo, hi, one = (keep_lo, keep_hi, at_one) if order == 0 else (True, True, None)
+            roots = _roots_between(derivative, roots, lo, hi, one)
     return roots
 
 
@@ -290,14 +303,17 @@ def _critical_points(p):
     return jnp.sort(jnp.where(roots == 0, 0, roots), axis=-1)  # −0.0 → +0.0
 
 
-def _roots_between(p, critical, keep_lo, keep_hi):
-    """Roots of p on [0, 1] given its sorted critical points there (NaN-padded)."""
+def _roots_between(p, critical, keep_lo, keep_hi, at_one=None):
+    """Roots of p on [0, 1] given its sorted critical points there (NaN-padded);
+    p(1) is ``at_one`` where given."""
     n = critical.shape[-1] + 1  # segments
     shape = critical.shape[:-1] + (1,)
     zero, one = jnp.zeros(shape, p.dtype), jnp.ones(shape, p.dtype)
     ends = jnp.concatenate([zero, jnp.where(jnp.isnan(critical), 1, critical), one], axis=-1)
     cs = [p[..., i, None] for i in range(p.shape[-1])]
     values = _horner(cs, ends)
+    if at_one is not None:  # wherever v = 1, a critical point included
+        values = jnp.where(ends == 1, at_one[..., None], values)
     va, vb = values[..., :-1], values[..., 1:]
     change = ((va < 0) & (vb > 0)) | ((va > 0) & (vb < 0))
     inside = jnp.where(change, _bisect(cs, ends[..., :-1], ends[..., 1:], va), jnp.nan)

@@ -8,9 +8,8 @@ traced), odd dtypes and shapes, descending breakpoints, `extend` misuse,
 answer; the deliberate differences listed in README.md ("From scipy: change
 one import") are not tested as bugs.
 
-Defects found here: those fixed since (commit 20163f7) are plain regression
-tests, their docstrings saying what failed at 4ced482; open ones are
-``xfail(strict=True)`` — an XPASS (an error) once fixed: drop the mark.
+Defects found here are fixed; their tests are plain regression tests, the
+docstrings saying what failed before.
 """
 
 import warnings
@@ -179,29 +178,36 @@ def test_bool_order_rejected_like_call(method):
             call()
 
 
-# ======================================================== open defects (xfail)
+# ================================================ root-finding defects, fixed
 
 
-@pytest.mark.xfail(strict=True, reason="descending breakpoints: roots/solve reflect the pieces "
-                   "into ascending x by re-expanding g(1 - t) (_ppoly_roots._in_x), which "
-                   "cancels: the root of (x - 100)^3 + 1e-6 comes out 99.98999989, not 99.99")  # fmt: skip
 def test_descending_roots_near_x_i_keep_scipys_accuracy():
+    """Pieces held in z = −x go to the root finder as they are (it re-expanded them
+    about the other end into ascending x, which cancelled: 99.98999989, not 99.99)."""
     c = np.array([[1.0], [0.0], [0.0], [1e-6]])
     same_roots(PPoly(c, [100.0, 0.0]).roots(), si.PPoly(c, [100.0, 0.0]).roots(), 1e-12)
 
 
 # q(t) = Σ q_p tᵖ on [0, 1] evaluates to -1.1e-16 at t = 1 by Horner, exactly 0 as the
 # reversed polynomial of the extrapolated end: its root t ≈ 1 falls between the two.
-_LOST = [[-1.6547112295472464], [2.466426403972967], [0.13934134186943303], [-0.9510565162951536]]
+# Mirrored (t → −t), the same happens at t = −1 between the near and far ends below.
+_LOST = np.array([[-1.6547112295472464], [2.466426403972967], [0.13934134186943303],
+                  [-0.9510565162951536]])  # fmt: skip
+_MIRRORED = _LOST * [[-1], [1], [-1], [1]]
 
 
-@pytest.mark.xfail(strict=True, reason="with extrapolate=True a root within rounding of the last "
-                   "breakpoint is lost: the last piece (Horner) and the extrapolated end (the "
-                   "reversed polynomial, v = 1 excluded) evaluate q(1) differently")  # fmt: skip
-@pytest.mark.parametrize("case", ["PPoly", "CubicHermiteSpline"])
-def test_root_at_the_last_breakpoint_is_not_lost_when_extrapolating(case):
-    if case == "PPoly":
-        ours, ref = PPoly(_LOST, [0.0, 1.0]), si.PPoly(_LOST, [0.0, 1.0])
+@pytest.mark.parametrize("case", ["above", "below", "both", "descending", "CubicHermiteSpline"])
+def test_root_at_the_outer_breakpoints_is_not_lost_when_extrapolating(case):
+    """Two problems that share a point now use one value of q there (the root at
+    t = ±1 was lost: Horner gave −1.1e-16, the reversed polynomial 0)."""
+    c, x = {
+        "above": (_LOST, [0.0, 1.0]),
+        "below": (_MIRRORED, [0.0, 1.0]),
+        "both": (np.concatenate([_MIRRORED, _LOST], axis=1), [-1.0, 0.0, 1.0]),
+        "descending": (_MIRRORED, [1.0, 0.0]),
+    }.get(case, (None, None))
+    if c is not None:
+        ours, ref = PPoly(c, x), si.PPoly(c, x)
     else:
         y = np.sin(2 * np.pi * X)
         y[-1] = 0.0  # the spline is 0 at x = 1

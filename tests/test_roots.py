@@ -3,7 +3,7 @@
 Our pieces are polynomials in t = (x − b_j)/h_j (ascending powers); scipy's
 are in s = x − x_i (highest power first), with x_i the first break of the
 interval in the order given: the lower end for ascending breaks, the upper
-for descending ones (s = h (t − 1): re-expand q about t = 1).  Break widths
+for descending ones, whose pieces we hold in z = −x (s = −h t).  Break widths
 are powers of two where a test needs exact values at the breaks.
 
 Most cases share the shape (6 pieces, 3 columns, cubic) so that the programs
@@ -13,7 +13,6 @@ for a match.
 """
 
 from functools import partial
-from math import comb
 
 import jax
 import jax.numpy as jnp
@@ -32,18 +31,13 @@ FLAGS = [(True, False, False), (True, True, False), (False, True, True), (True, 
 
 
 def scipy_ppoly(breaks, coef, descending=False):
-    """scipy's PPoly of our pieces; with ``descending`` its breakpoints are ``breaks[::-1]``."""
+    """scipy's PPoly of our pieces; with ``descending`` ours are in z = −x, so its
+    breakpoints are ``−breaks`` (same order, same expansion points; s = −h t)."""
     breaks, coef = np.asarray(breaks, float), np.asarray(coef, float)
-    m, k, order = coef.shape
-    h = np.diff(breaks)
-    c = np.empty((order, m, k))
-    for p in range(order):
-        if descending:  # interval i is piece m-1-i, about its upper end: A_p = Σ_r C(r, p) q_r
-            a = sum(comb(r, p) * coef[::-1, :, r] for r in range(p, order))
-            c[order - 1 - p] = a / h[::-1, None] ** p
-        else:
-            c[order - 1 - p] = coef[:, :, p] / h[:, None] ** p
-    return PPoly(c, breaks[::-1] if descending else breaks)
+    order = coef.shape[-1]
+    h = -np.diff(breaks) if descending else np.diff(breaks)
+    c = np.stack([coef[:, :, p] / h[:, None] ** p for p in range(order)])[::-1]
+    return PPoly(c, -breaks if descending else breaks)
 
 
 def local(c, x):
@@ -171,7 +165,10 @@ def test_scipy_carries_the_last_root_across_columns():
 def test_one_piece_extends_both_ways(ext, desc):
     coef = np.array([[[-6, -1, 1], [-1e12, 1, 0], [1, 1e-200, 0]]])  # t = −2, 3; 1e12; −1e200
     ours = check([1.0, 3.0], coef, 0.0, True, ext, desc)
-    expected = [[-3, 7], [1 + 2e12], [-2e200]] if ext else [[], [], []]
+    expected = [[-3, 7], [1 + 2e12], [-2e200]]
+    if desc:  # in z = −x: x = −z, ascending in x
+        expected = [[-7, 3], [-1 - 2e12], [2e200]]
+    expected = expected if ext else [[], [], []]
     for r, e in zip(ours, expected):
         np.testing.assert_allclose(r, e, rtol=1e-15)
 
@@ -185,8 +182,8 @@ def test_end_pieces_extend_outward_only(desc):
     coef[0, 1, :2] = [1e6, 1]
     coef[2, 2, :2] = [-1e6, 1]
     ours = check([0.0, 1, 2, 4], coef, 0.0, True, True, desc)
-    if desc:  # pieces from the top down, each one's roots ascending
-        expected = [[3, 8, 2, 1, -1, 0.5], [-1e6], [2 + 2e6, 2]]
+    if desc:  # pieces in z = −x: x = −z, each piece's roots ascending in x
+        expected = [[-0.5, 1, -1, -2, -8, -3], [1e6], [-2, -2 - 2e6]]
     else:
         expected = [[-1, 0.5, 1, 2, 3, 8], [-1e6], [2, 2 + 2e6]]
     for r, e in zip(ours, expected):

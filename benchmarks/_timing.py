@@ -66,10 +66,21 @@ class Failure:
 
 
 def _call_blocked(fn: Callable, args: tuple, number: int) -> float:
+    """Latency: each call waits for its result (as an optimisation loop does)."""
     start = time.perf_counter()
     for _ in range(number):
         jax.block_until_ready(fn(*args))
     return (time.perf_counter() - start) / number
+
+
+def _call_pipelined(fn: Callable, args: tuple, number: int) -> float:
+    """Throughput: ``number`` calls dispatched, then all waited for once."""
+    start = time.perf_counter()
+    jax.block_until_ready([fn(*args) for _ in range(number)])
+    return (time.perf_counter() - start) / number
+
+
+CALLS = {"blocked": _call_blocked, "pipelined": _call_pipelined}
 
 
 def _warm(fn: Callable, args: tuple, min_time: float) -> tuple[float, int]:
@@ -102,8 +113,12 @@ def time_interleaved(
     repeats: int = FULL["repeats"],
     min_time: float = FULL["min_time"],
     verbose: bool = False,
+    regime: str = "blocked",
 ) -> dict[str, Timing | Failure]:
     """Time each ``name: (fn, args)``; repeats are round-robin across entries.
+
+    ``regime``: "blocked" waits for every call, "pipelined" for every
+    repeat's ``number`` calls at once (see `CALLS`).
 
     Each entry is compiled and warmed first; one that raises becomes a
     `Failure` and the others go on.  Per repeat, an entry runs ``number``
@@ -125,7 +140,7 @@ def time_interleaved(
         # Python loop, a cache-flushing peer) or always opens the round.
         for name in names[r % len(names):] + names[: r % len(names)]:
             fn, args, _, number = ready[name]
-            samples[name].append(_call_blocked(fn, args, number))
+            samples[name].append(CALLS[regime](fn, args, number))
     for name, (_, _, first, number) in ready.items():
         out[name] = _summarise(samples[name], number, first)
     return {name: out[name] for name in entries}  # keep the caller's order
@@ -199,10 +214,10 @@ def versions() -> dict:
     return out
 
 
-def write_result(name: str, payload: dict) -> Path:
-    """Write ``results/<name>.json`` with date, machine and versions added."""
-    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
-    path = RESULTS_DIR / f"{name}.json"
+def write_result(name: str, payload: dict, directory: Path = RESULTS_DIR) -> Path:
+    """Write ``<directory>/<name>.json`` with date, machine and versions added."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}.json"
     record = {
         "benchmark": name,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

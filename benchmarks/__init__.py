@@ -1,0 +1,1 @@
+"""Speed of `splines` against its peers: ``python -m benchmarks`` (see `run.py`)."""

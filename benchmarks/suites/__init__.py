@@ -1,0 +1,1 @@
+"""One module per suite: ``cases(mode)`` returns its `benchmarks._suite.Case` list."""

@@ -88,17 +88,21 @@ def plot_sweeps(records: list[dict], directory: Path, stem: str) -> list[Path]:
     except ImportError:
         print("matplotlib is not installed: no plots (pip install -e '.[bench]')")
         return []
-    sweeps = defaultdict(list)
+    sweeps = defaultdict(list)  # (suite, sweep) -> [(record, the param swept)]
     for record in records:
         if record["sweep"] is not None:
-            sweeps[(record["suite"], record["sweep"])].append(record)
+            names, params = record["sweep"], record["x"]
+            if isinstance(names, str):
+                names, params = (names,), (params,)
+            for name, param in zip(names, params):
+                sweeps[(record["suite"], name)].append((record, param))
     paths = []
     for (suite, sweep), group in sweeps.items():
         if len(group) < 2:
             continue
         lines = defaultdict(list)  # (library, name) -> [(x, seconds)]
-        for record in group:
-            x = record["params"][record["x"]]
+        for record, param in group:
+            x = record["params"][param]
             for row in record["rows"]:
                 t = row["timings"].get("blocked")
                 if isinstance(t, T.Timing):
@@ -113,9 +117,9 @@ def plot_sweeps(records: list[dict], directory: Path, stem: str) -> list[Path]:
                     color=_COLOURS.get(library, "k"), label=name, markersize=3)  # fmt: skip
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_xlabel(group[0]["x"])
+        ax.set_xlabel(group[0][1])
         ax.set_ylabel("median µs per call (blocked)")
-        ax.set_title(f"{suite}: {sweep} ({group[0]['dtype']})")
+        ax.set_title(f"{suite}: {sweep} ({group[0][0]['dtype']})")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
         fig.tight_layout()

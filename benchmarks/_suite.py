@@ -46,8 +46,8 @@ class Case:
     params: dict  # sizes and options, recorded in the JSON
     build: Callable[[], list[Contender]]
     dtype: str = "float32"  # "float64" cases run with jax x64 enabled
-    sweep: str | None = None  # cases sharing a sweep form one plot ...
-    x: str | None = None  # ... against params[x]
+    sweep: str | tuple[str, ...] | None = None  # cases sharing a sweep form one plot ...
+    x: str | tuple[str, ...] | None = None  # ... against params[x] (one x per sweep)
     regimes: tuple[str, ...] = ("blocked",)  # "pipelined" too where latency hides
     targets: list[Target] = dataclasses.field(default_factory=list)
     baseline: str | None = None  # ratios in the table are to this contender (default: first)

@@ -1,8 +1,10 @@
 """Shared timing helpers for the benchmark scripts (DESIGN.md §7).
 
-Rules: compile (first call) before timing, block on every result with
-`jax.block_until_ready`, report the median of repeats (with the IQR), and time
-peers in the same process, interleaved, so that ratios survive a noisy machine.
+Rules: compile (first call) before timing, block on results with
+`jax.block_until_ready` (every call, or every repeat's batch of calls: the
+"blocked" and "pipelined" regimes), report the median of repeats (with the
+IQR), and time peers in the same process, interleaved, so that ratios survive
+a noisy machine.
 
     entries = {"splines": (jitted_fn, args), "peer": (other_fn, args)}
     timings = time_interleaved(entries, repeats=21)
@@ -267,83 +269,3 @@ def markdown_table(header: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
-
-
-# --- comparing contenders ----------------------------------------------------------------
-
-
-def max_abs_diff(fn: Callable, args: tuple, reference) -> float | None:
-    """Largest |fn(*args) − reference| in float64 (None if ``fn`` raises)."""
-    try:
-        out = np.asarray(fn(*args), np.float64)
-    except Exception:  # noqa: BLE001 - the timing records the failure
-        return None
-    return float(np.max(np.abs(out.reshape(reference.shape) - reference)))
-
-
-def comparison_rows(entries: dict, timings: dict, references: dict, reference: str) -> list:
-    """One row per contender: timing, ratio to ``reference``, max|Δ| from ``references[key]``.
-
-    ``entries``: ``{name: (fn, args, key)}``; ``key`` selects the reference
-    result the contender should match (None: no comparison).
-    """
-    rows = []
-    for name, (fn, args, key) in entries.items():
-        t = timings[name]
-        diff = None if key is None or isinstance(t, Failure) else max_abs_diff(
-            fn, args, references[key])  # fmt: skip
-        rows.append({
-            "name": name, "timing": t, "ratio_to_splines": ratio(t, timings[reference]),
-            "max_abs_diff_vs_splines": diff,
-        })  # fmt: skip
-    return rows
-
-
-def print_comparison(title: str, rows: list) -> None:
-    """A markdown table of `comparison_rows` under a ``###`` title."""
-    print(f"\n### {title}\n")
-    table = []
-    for r in rows:
-        t, diff = r["timing"], r["max_abs_diff_vs_splines"]
-        note = t.error[:90] if isinstance(t, Failure) else (
-            "" if diff is None else f"{diff:.1e}")  # fmt: skip
-        table.append([r["name"], fmt_us(t), fmt_us(t, "min"), fmt_iqr(t),
-                      fmt_ratio(r["ratio_to_splines"]), note])  # fmt: skip
-    header = ["contender", "median µs", "min µs", "IQR", "ratio to splines", "max|Δ| / error"]
-    print(markdown_table(header, table))
-
-
-def run_comparison(argv, doc: str, name: str, cases: dict, run_case: Callable, reference: str):
-    """The command line of a comparison benchmark: parse, run each case, print, write JSON.
-
-    ``run_case(case, dtype, budget, verbose)`` returns ``(title, record)`` with
-    the rows in ``record["rows"]``; results go to ``results/<name>[_f64][_quick].json``.
-    """
-    import argparse
-
-    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter repeats")
-    parser.add_argument("--x64", action="store_true", help="float64 inputs (enables jax x64)")
-    parser.add_argument("--cases", nargs="*", default=list(cases), choices=list(cases))
-    parser.add_argument("--out", default=None, help=f"result name (default: {name}...)")
-    parser.add_argument("--verbose", action="store_true", help="print tracebacks of failures")
-    args = parser.parse_args(argv)
-    if args.x64:
-        jax.config.update("jax_enable_x64", True)
-    dtype = np.float64 if args.x64 else np.float32
-    budget = QUICK if args.quick else FULL
-    out = args.out or name + ("_f64" if args.x64 else "") + ("_quick" if args.quick else "")
-    m = machine()
-    print(f"# {name} on {m['cpu']} ({m['cpu_count']} CPUs), {np.dtype(dtype).name}, "
-          f"jax {jax.__version__}, load average {m['loadavg_1_5_15min']}")  # fmt: skip
-    print(f"ratio = median time / '{reference}' (jit) in the same case; > 1 is slower.")
-    records = []
-    for case in args.cases:
-        title, record = run_case(case, dtype, budget, args.verbose)
-        print_comparison(title, record["rows"])
-        records.append(record)
-    path = write_result(out, {
-        "dtype": np.dtype(dtype).name, "quick": args.quick, "budget": budget,
-        "reference": reference, "cases": records,
-    })  # fmt: skip
-    print(f"\nwrote {path}")

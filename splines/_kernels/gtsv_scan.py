@@ -51,8 +51,9 @@ from jax import lax
 
 from . import _lanes
 
-# Unroll factor of both sweeps, measured on CPU (benchmarks/bench_tridiagonal.py
-# sweep, results/tridiagonal_cpu_unroll_sweep.json; 2-core AMD EPYC VM, jax 0.10.2;
+# Unroll factor of both sweeps, measured on CPU (the unroll sweep of
+# `python -m benchmarks.suites.tridiagonal --unroll-sweep`,
+# results/tridiagonal_cpu_unroll_sweep.json; 2-core AMD EPYC VM, jax 0.10.2;
 # two runs).  One system, n=1e5: 2 is best (f32 2.1–2.5 ms, f64 2.7–3.3 ms); 1 is
 # 8–33% slower, and from 4 on XLA:CPU no longer compiles the forward loop into one
 # native call (the body is larger than Thomas'), ~15x slower.  A batch

@@ -213,8 +213,7 @@ def main(argv=None):
     parser.add_argument("--results-dir", default=None, help="where JSON/markdown go")
     args = parser.parse_args(argv)
     device = jax.devices(args.device)[0] if args.device else jax.devices()[0]
-    if args.results_dir:
-        T.RESULTS_DIR = Path(args.results_dir)
+    directory = Path(args.results_dir) if args.results_dir else T.RESULTS_DIR
     sizes, budget = (SMOKE, {"repeats": 2, "min_time": 0.0}) if args.smoke else (FULL, T.QUICK)
     with jax.default_device(device):
         rows, roofline, accuracy = run(sizes, budget, device)
@@ -229,8 +228,9 @@ def main(argv=None):
     print(summary + "\n\n" + table)
     name = "gpu_" + "".join(c if c.isalnum() else "_" for c in device.device_kind.lower())
     name += "_smoke" if args.smoke else ""
-    T.write_result(name, {"rows": rows, "copy_GB_per_s": roofline, "accuracy": accuracy})
-    (T.RESULTS_DIR / f"{name}.md").write_text(summary + "\n\n" + table + "\n")
+    T.write_result(name, {"rows": rows, "copy_GB_per_s": roofline, "accuracy": accuracy},
+                   directory=directory)  # fmt: skip
+    (directory / f"{name}.md").write_text(summary + "\n\n" + table + "\n")
 
 
 if __name__ == "__main__":

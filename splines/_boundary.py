@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._dtypes import dtype_kind, value_as_dtype
+from ._dtypes import constant, dtype_kind, value_as_dtype
 
 NOT_A_KNOT, PERIODIC = "not-a-knot", "periodic"
 _NAMED_END = {"natural": (2, 0.0), "clamped": (1, 0.0), NOT_A_KNOT: (NOT_A_KNOT, 0.0)}
@@ -84,17 +84,15 @@ def parse_extrap(extrap: Any, periodic: bool, dtype, name: str = "extrap") -> Ex
             f"`{name}`={extrap!r} has no effect on periodic data: queries wrap into "
             "the period. Leave it out."
         )
-    if is_bool:
-        extend, fill = bool(extrap), (np.nan, np.nan)
-    else:
-        fill = tuple(extrap) if isinstance(extrap, (tuple, list)) else (extrap, extrap)
-        if len(fill) != 2 or not all(_is_scalar(f) for f in fill):
-            raise ValueError(
-                f"`{name}`={extrap!r} must be a bool, a scalar, or a pair of scalars "
-                "(below, above); complex fills need complex `fp`."
-            )
-        extend = False
-    return Extrapolation(extend, tuple(value_as_dtype(f, dtype, "extrap") for f in fill))
+    if is_bool:  # NaN fills, made once per dtype
+        return Extrapolation(bool(extrap), (constant(np.nan, dtype),) * 2)
+    fill = tuple(extrap) if isinstance(extrap, (tuple, list)) else (extrap, extrap)
+    if len(fill) != 2 or not all(_is_scalar(f) for f in fill):
+        raise ValueError(
+            f"`{name}`={extrap!r} must be a bool, a scalar, or a pair of scalars "
+            "(below, above); complex fills need complex `fp`."
+        )
+    return Extrapolation(False, tuple(value_as_dtype(f, dtype, "extrap") for f in fill))
 
 
 def _is_scalar(value: Any) -> bool:

@@ -16,13 +16,14 @@ global rescaling to a unit coordinate does the same but costs ~30 µs per fit
 on XLA:CPU at n = 64: the scale is one scalar that every width waits for.)
 """
 
+import math
 from typing import Any, NamedTuple, Optional
 
 import jax.numpy as jnp
 import numpy as np
 
 from ._boundary import PERIODIC, EndConditions, parse_bc_type
-from ._dtypes import as_dtype, check_real, data_dtypes, result_type, value_as_dtype
+from ._dtypes import as_dtype, check_real, constant, data_dtypes, result_type, value_as_dtype
 from ._layout import column_values, normalize_axis, to_columns
 from ._methods import CUBIC_METHODS, Method, get_method
 from ._periodic import close_at_last_knot, fit_periodic
@@ -176,6 +177,8 @@ def tension(c, real):
 
 
 def _bc_value(value, column_shape: tuple, dtype):
+    if type(value) is float and math.isfinite(value):  # scipy's defaults: no array checks
+        return constant(value, dtype)
     value = value_as_dtype(value, dtype, "bc_type")
     if is_concrete(value) and not np.isfinite(np.asarray(value)).all():
         raise ValueError(f"boundary values in `bc_type` must be finite; got {value}.")

@@ -16,7 +16,7 @@ ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import _report, _timing  # noqa: E402
-from benchmarks.run import SUITES  # noqa: E402
+from benchmarks.run import SUITES, _suite  # noqa: E402
 
 
 def harness(*args, cwd=ROOT):
@@ -24,12 +24,15 @@ def harness(*args, cwd=ROOT):
                           capture_output=True, text=True, timeout=600)  # fmt: skip
 
 
-def test_every_suite_lists_its_cases():
-    for mode in ("--quick", "--smoke", None):
-        run = harness("--list", *([mode] if mode else []))
-        assert run.returncode == 0, run.stderr[-3000:]
-        listed = {line.split()[0] for line in run.stdout.splitlines()}
-        assert listed == set(SUITES)
+def test_every_suite_declares_cases_in_every_mode():
+    for mode in ("full", "quick", "smoke"):
+        cases = [case for suite in SUITES for case in _suite(suite).cases(mode)]
+        assert {case.suite for case in cases} == set(SUITES)
+        names = [(case.suite, case.name) for case in cases]
+        assert len(set(names)) == len(names), "case names repeat within a suite"
+        for case in cases:
+            assert set(case.regimes) <= set(_timing.CALLS)
+            assert all(t.regime in case.regimes for t in case.targets), case.name
 
 
 @pytest.mark.parametrize("suite", SUITES)
@@ -47,10 +50,11 @@ def test_smoke_run_of_each_suite(suite, tmp_path):
     assert f"### {suite}:" in run.stdout
 
 
-def test_script_form_runs(tmp_path):
+def test_script_form_lists_every_suite(tmp_path):
     run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--list"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=300)  # fmt: skip
     assert run.returncode == 0, run.stderr[-3000:]
+    assert {line.split()[0] for line in run.stdout.splitlines()} == set(SUITES)
 
 
 def _record(case, x, medians, targets=()):

@@ -35,8 +35,10 @@ def test_constants_are_concrete_even_when_first_made_in_a_trace():
     assert cached.dtype == jnp.float32 and not cached.weak_type
 
 
-@pytest.mark.parametrize("bc_type", [None, "natural", "clamped", ((1, 0.5), (2, -1.0))])
-@pytest.mark.parametrize("extrap", [False, True, 0.25])
+@pytest.mark.parametrize(
+    "bc_type, extrap",
+    [(None, False), ("natural", True), ("clamped", 0.25), (((1, 0.5), (2, -1.0)), False)],
+)
 def test_eager_equals_jitted_in_any_order(bc_type, extrap):
     def call(q, x, y):
         return splines.interp1d(q, x, y, bc_type=bc_type, extrap=extrap)

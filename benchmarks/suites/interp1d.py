@@ -84,8 +84,7 @@ def _targets_large():
 
 def cases(mode: str) -> list[Case]:
     if mode == "smoke":
-        return [_case("cubic2", 8, 8, split=True), _case("akima", 8, 8),
-                _case("cubic2", 8, 8, "float64")]  # fmt: skip
+        return [_case("cubic2", 8, 8, split=True), _case("cubic2", 8, 8, "float64")]
     regimes = ("blocked", "pipelined")
     by_q, by_n = "cubic2, n=64", "cubic2, q=1000"
     small = _case("cubic2", 64, 1000, split=True, sweep=(by_q, by_n), x=("q", "n"),

@@ -16,15 +16,13 @@ import numpy as np
 
 from ._suite import Contender
 
-INTERPAX_WAYS = ("interpax.interp1d", "interpax.Interpolator1D", "interpax.CubicSpline")
-
-
 def installed(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
 def interpax_contenders(method: str, args: tuple, wrap, check: str | None) -> list[Contender]:
-    """interpax's ways for ``method`` on ``args = (xq, xp, fp)`` (not-a-knot cubic2)."""
+    """interpax's ways for ``method`` on ``args = (xq, xp, fp)`` (not-a-knot cubic2),
+    named as `interpax_names` says."""
     if not installed("interpax"):
         return []
     import interpax
@@ -35,21 +33,17 @@ def interpax_contenders(method: str, args: tuple, wrap, check: str | None) -> li
     def interpolator(q, k, v):
         return interpax.Interpolator1D(k, v, method=method)(q)
 
-    out = [Contender(f"interpax.interp1d {method}", "interpax", wrap(interp1d), args, check),
-           Contender(f"interpax.Interpolator1D {method}", "interpax", wrap(interpolator), args,
-                     check)]  # fmt: skip
-    if method == "cubic2":
+    def cubic_spline(q, k, v):  # cubic2 only
+        return interpax.CubicSpline(k, v, check=False)(q)
 
-        def cubic_spline(q, k, v):
-            return interpax.CubicSpline(k, v, check=False)(q)
-
-        out.append(Contender("interpax.CubicSpline(check=False)", "interpax",
-                             wrap(cubic_spline), args, check))  # fmt: skip
-    return out
+    ways = (interp1d, interpolator, cubic_spline)
+    return [Contender(name, "interpax", wrap(way), args, check)
+            for name, way in zip(interpax_names(method), ways)]  # fmt: skip
 
 
-def fastest_interpax(method: str) -> tuple[str, ...]:
-    """The names `interpax_contenders` gives: a target's denominators."""
+def interpax_names(method: str) -> tuple[str, ...]:
+    """The rows `interpax_contenders` gives: a target's denominators ("interpax's
+    fastest way")."""
     names = (f"interpax.interp1d {method}", f"interpax.Interpolator1D {method}")
     return names + (("interpax.CubicSpline(check=False)",) if method == "cubic2" else ())
 

@@ -13,7 +13,8 @@ z = −x, as `AbstractPPoly` holds them, so the order is always ascending):
    ascending in x — except a true quadratic with a negative leading
    coefficient, whose two roots scipy lists descending (closed form, unsorted).
    With ``extrapolate`` the first piece extends past the first breakpoint and
-   the last past the last, a single piece both ways (scipy 1.17 skips the bound when ``m = 1``).
+   the last past the last, a single piece both ways (scipy 1.17 skips the
+   bound when ``m = 1``).
 
 An entry equal to the previous one is dropped (a root on a shared break is
 reported once); the x of a zero piece is never dropped, and its NaN marker
@@ -29,9 +30,10 @@ roots keep their relative accuracy while q's values near them stay normal
 floats, |t| ≲ 1e290 in f64 for O(1) values); where two problems share a
 point (t = 1 of the last piece, t = −1 of the near one) both use one value
 of q there, or a root within rounding of it falls between them.  On [0, 1],
-recursion on the derivative order: the roots of p⁽ˡ⁺¹⁾ split the range into segments where
-p⁽ˡ⁾ is monotone; a segment whose ends have strictly opposite signs holds one
-root, found by bisection; an end where p⁽ˡ⁾ is exactly 0 is a root, once.
+recursion on the derivative order: the roots of p⁽ˡ⁺¹⁾ split the range into
+segments where p⁽ˡ⁾ is monotone; a segment whose ends have strictly opposite
+signs holds one root, found by bisection; an end where p⁽ˡ⁾ is exactly 0 is a
+root, once.
 Critical points of degree ≤ 2 come in closed form (they only split ranges);
 the roots themselves always come from signs, so zeros at breaks are exact.
 Non-negative floats are ordered as their bit patterns: bisecting the integers

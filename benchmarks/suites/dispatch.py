@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 
 from .._data import on_device, spline_data
-from .._peers import fastest_interpax, interpax_contenders
+from .._peers import interpax_names, interpax_contenders
 from .._suite import Case, Contender, Target
 
 JIT = "splines.interp1d cubic2 (jit)"
@@ -56,7 +56,7 @@ def cases(mode: str) -> list[Case]:
             Target("jitted ≤ 1.2x a trivial jitted function", JIT, [FLOOR], 1.2, regime),
             Target("eager ≤ 2x the jitted call", EAGER, [JIT], 2.0, regime),
             Target("jitted faster than interpax's fastest way", JIT,
-                   fastest_interpax("cubic2"), 1.0, regime),
+                   interpax_names("cubic2"), 1.0, regime),
         )
     ]  # fmt: skip
     return [Case("dispatch", "n=8 q=8", {"n": 8, "q": 8}, _build(8, 8), regimes=regimes,

@@ -19,8 +19,9 @@ from jax import lax
 from . import _lanes
 
 # Unroll factor of both sweeps, measured on CPU (the unroll sweep of
-# `python -m benchmarks.suites.tridiagonal --unroll-sweep`).  One system: 4 is best — XLA:CPU then compiles each loop into one
-# native call; at 8 and above it stops doing so and n=1e5 gets ~8x slower.
+# `python -m benchmarks.suites.tridiagonal --unroll-sweep`).  One system: 4 is
+# best — XLA:CPU then compiles each loop into one native call; at 8 and above
+# it stops doing so and n=1e5 gets ~8x slower.
 # A batch (never compiled that way): 1 is best, ~20% ahead of 4.
 _UNROLL_ONE_SYSTEM = 4
 _UNROLL_BATCH = 1

@@ -9,6 +9,9 @@ _CALL = re.compile(r"(?<![\w.])(?:func\.)?call @([\w$.-]+)")  # jax prints both 
 # The solve kernels of `splines._kernels`: no pivoting (Thomas scan on CPU, one
 # cuSPARSE call on GPUs), partial pivoting (gtsv scan).
 KERNEL_PREFIXES = ("splines_thomas_scan", "splines_gtsv_scan", "splines_cusparse_gtsv")
+# The one other kernel with a loop: XLA:CPU's cell search for long searches
+# (`splines._search`; never lowered for GPUs).
+ROLLED_SEARCH = "splines_locate_rolled"
 _CUSTOM_CALL = re.compile(r"custom_call @([\w$.-]+)")
 
 
@@ -28,9 +31,9 @@ def functions(text):
     return {name: text[start:end] for (name, start), end in zip(starts, ends)}
 
 
-def kernel_functions(funcs):
-    """The solve kernels and every function they reach through calls."""
-    seen = {name for name in funcs if name.startswith(KERNEL_PREFIXES)}
+def kernel_functions(funcs, prefixes=KERNEL_PREFIXES):
+    """The solve kernels (or those named by ``prefixes``) and every function they reach."""
+    seen = {name for name in funcs if name.startswith(prefixes)}
     todo = list(seen)
     while todo:
         for callee in _CALL.findall(funcs[todo.pop()]):
@@ -41,7 +44,7 @@ def kernel_functions(funcs):
 
 
 def loops_outside_kernels(text):
-    """Names of functions outside the solve kernels that contain a `while`."""
+    """Names of functions outside the kernels (and the rolled search) that contain a `while`."""
     funcs = functions(text)
-    inside = kernel_functions(funcs)
+    inside = kernel_functions(funcs, (*KERNEL_PREFIXES, ROLLED_SEARCH))
     return sorted(n for n, body in funcs.items() if "stablehlo.while" in body and n not in inside)

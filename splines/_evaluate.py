@@ -8,7 +8,7 @@ import numpy as np
 from ._dtypes import as_dtype, check_real, query_dtype
 from ._hermite import horner
 from ._layout import from_columns
-from ._search import find_cells
+from ._search import find_cells, take_pieces
 
 
 class EvalSpec(NamedTuple):
@@ -60,7 +60,7 @@ def evaluate(x, breaks, coefficients, fill, spec: EvalSpec):
     x_shape = x.shape
     cell = find_cells(jnp.reshape(x, (-1,)), breaks, spec.periodic, spec.right_closed)
     x, start, width = cell.x, cell.start, cell.width[:, None]
-    local = coefficients[cell.index]
+    local = take_pieces(coefficients, cell.index)
     t = (x[:, None] - start[:, None]) / width
     orders = spec.derivative if isinstance(spec.derivative, tuple) else (spec.derivative,)
     results = [

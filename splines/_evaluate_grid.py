@@ -16,7 +16,7 @@ import numpy as np
 
 from ._evaluate import check_order, derivative_along, fill_outside, nan_at_nan
 from ._layout import from_columns
-from ._search import find_cells
+from ._search import find_cells, take_pieces
 
 
 class GridEvalSpec(NamedTuple):
@@ -74,7 +74,7 @@ def evaluate_grid(queries: tuple, breaks: tuple, coefficients, fill, spec: GridE
     xs = [jnp.reshape(jnp.broadcast_to(q, shape), (-1,)) for q in queries]
     cells = [find_cells(x, b, periodic, spec.right_closed)
              for x, b, periodic in zip(xs, breaks, spec.periodic)]  # fmt: skip
-    local = coefficients[tuple(cell.index for cell in cells)]  # (m, k, p_0, …, p_{d-1})
+    local = take_pieces(coefficients, tuple(cell.index for cell in cells))  # (m, k, p_0, …)
     results = []
     for orders in spec.derivative:
         out = _nested_horner(local, cells, orders)

@@ -69,7 +69,7 @@ def _padded(breaks):
 
 def _step(padded, x, j, step, right_closed: bool):
     """``j + step`` where the break there is at or below x (strictly below if ``right_closed``)."""
-    left = jnp.take_along_axis(padded, j + step, axis=-1)
+    left = jnp.take_along_axis(padded, j + step, axis=-1, mode="promise_in_bounds")
     return j + jnp.where(left < x if right_closed else left <= x, step, 0)
 
 
@@ -180,7 +180,18 @@ def find_cells(x, breaks, periodic: bool, right_closed: bool) -> Cell:
     if periodic:
         x = wrap(x, breaks[0], breaks[-1] - breaks[0])
     j = locate(x, breaks, right_closed)
-    return Cell(j, x, breaks[j], breaks[j + 1] - breaks[j])
+    start, end = take_pieces(breaks, j), take_pieces(breaks, j + 1)
+    return Cell(j, x, start, end - start)
+
+
+def take_pieces(table, index):
+    """``table[index]`` for located pieces (an index or a tuple of them, one per axis).
+
+    In bounds by construction, so without jnp's bounds handling: fewer ops, which
+    matters for tiny calls too, as XLA:CPU runs a program of < 1000 flops inline on
+    the calling thread and any other on a worker (a thread hand-off per call).
+    """
+    return table.at[index].get(mode="promise_in_bounds")
 
 
 def wrap(x, start, period):

@@ -122,7 +122,8 @@ def cpu_kernel(queries: int, n: int):
 
 def _abstract_eval(x, breaks, *, right_closed):
     if breaks.ndim < 1 or x.shape[: breaks.ndim - 1] != breaks.shape[:-1]:
-        raise ValueError(f"locate: x {x.shape} does not lead with breaks' batch {breaks.shape[:-1]}")
+        batch = breaks.shape[:-1]
+        raise ValueError(f"locate: x {x.shape} does not lead with breaks' batch {batch}")
     return jax.core.ShapedArray(x.shape, jnp.int32)
 
 

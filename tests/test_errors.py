@@ -20,6 +20,7 @@ import pytest
 import scipy.interpolate as si
 from jax.experimental import checkify
 
+from _contraction import assert_same_but_contraction
 from splines import Interpolator1D, interp1d
 
 METHODS = ["nearest", "linear", "cubic2"]
@@ -100,14 +101,6 @@ def test_traced_bad_knots_give_nan_everywhere(xp, index):
         assert np.all(np.isnan(out)), (METHODS[k // PER_METHOD], k % PER_METHOD, out)
 
 
-def _assert_same_but_contraction(ours, eager):
-    """Equal but for one rounding of a product: XLA:CPU may contract ``a + b·t`` into an
-    FMA in one program and not in another (its fusions decide), here the one program of
-    all the cases against one program per case."""
-    atol = 4 * np.finfo(np.float64).eps * np.abs(FP).max()
-    np.testing.assert_allclose(np.asarray(ours), np.asarray(eager), rtol=0, atol=atol)
-
-
 def test_traced_good_knots_give_numbers():
     """The same compiled program gives the eager numbers for good knots."""
     outs = _all_methods_all_extraps(XP)
@@ -121,7 +114,8 @@ def test_traced_good_knots_give_numbers():
         np.testing.assert_array_equal(filled[X > 4], 100.0)
         np.testing.assert_array_equal(scalar_fill[~INSIDE], 2.5)
         assert np.all(np.isfinite(slope))
-        _assert_same_but_contraction(wrapped, interp1d(X, XP, FP, m, period=6.0))
+        # one program for all the cases against one per case
+        assert_same_but_contraction(wrapped, interp1d(X, XP, FP, m, period=6.0), FP)
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -438,7 +432,7 @@ def test_traced_bad_period_gives_nan(period):
 
 def test_traced_good_period_matches_eager():
     for m, out in zip(METHODS, _traced_period(6.0)):
-        _assert_same_but_contraction(out, interp1d(X, XP, FP, m, period=6.0))
+        assert_same_but_contraction(out, interp1d(X, XP, FP, m, period=6.0), FP)
 
 
 # --------------------------------------------------------------------------- periodic ends

@@ -27,6 +27,7 @@ import scipy.interpolate as si
 from hypothesis import given, settings
 
 import splines
+from _contraction import assert_same_but_contraction
 
 EPS64 = float(np.finfo(np.float64).eps)
 EPS32 = float(np.finfo(np.float32).eps)
@@ -238,7 +239,7 @@ def test_extrap_fill_values(method, extrap, below, above):
     np.testing.assert_array_equal(filled[x < xp[0]], below)
     np.testing.assert_array_equal(filled[x > xp[-1]], above)
     inside = (x >= xp[0]) & (x <= xp[-1])
-    _assert_same_but_contraction(filled[inside], extended[inside], fp)
+    assert_same_but_contraction(filled[inside], extended[inside], fp)
     # scipy's interp1d has the same fill semantics for linear and nearest.
     if method != "cubic2":
         ref = si.interp1d(xp, fp, kind=method, bounds_error=False, fill_value=(below, above))(x)
@@ -592,14 +593,6 @@ def test_float32_linear_and_nearest():
 # --------------------------------------------------------------------------- period
 
 
-def _assert_same_but_contraction(ours, other, fp):
-    """Two programs' results, equal but for one rounding of a product (f64): XLA:CPU may
-    contract ``c0 + c1·t`` into an FMA in one program and not in the other (its fusions
-    decide), so results of different programs need not agree to the last bit."""
-    atol = 4 * EPS64 * np.abs(fp).max()
-    np.testing.assert_allclose(np.asarray(ours), np.asarray(other), rtol=0, atol=atol)
-
-
 PERIOD_CASES = [
     pytest.param(0.0, 2 * np.pi, id="start 0, period 2pi"),
     pytest.param(-1.3, 2.5, id="start -1.3, period 2.5"),
@@ -647,7 +640,7 @@ def test_period_linear_matches_numpy(start, period, closing_knot):
     shift = float(np.max(np.abs(np.diff(fp) / np.diff(xp)))) * 2 * EPS64 * np.abs(x).max()
     _assert_close(ours, np.interp(x, xp, fp, period=period), fp, extra_atol=shift)
     again = splines.Interpolator1D(*args, "linear", period=period)(x)
-    _assert_same_but_contraction(again, ours, fp)
+    assert_same_but_contraction(again, ours, fp)
 
 
 @pytest.mark.parametrize("extrap", [True, 0.0, (1.0, 2.0), np.True_])
@@ -746,7 +739,7 @@ def test_interpolator_equals_interp1d(method, extrap):
     x = _queries(xp, rng)
     one_call = splines.interp1d(x, xp, fp, method, extrap=extrap)
     fitted = splines.Interpolator1D(xp, fp, method, extrap=extrap)(x)
-    _assert_same_but_contraction(fitted, one_call, fp)
+    assert_same_but_contraction(fitted, one_call, fp)
     assert np.isfinite(np.asarray(one_call)).any()
 
 

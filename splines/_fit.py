@@ -25,6 +25,7 @@ import numpy as np
 from ._boundary import PERIODIC, EndConditions, parse_bc_type
 from ._dtypes import as_dtype, check_real, constant, data_dtypes, result_type, value_as_dtype
 from ._layout import column_values, normalize_axis, to_columns
+from ._memo import check_once, memoized
 from ._methods import CUBIC_METHODS, Method, get_method
 from ._periodic import close_at_last_knot, fit_periodic
 from ._validate import (
@@ -83,10 +84,40 @@ class FitArgs(NamedTuple):
     tension: Any = None  # cardinal's `c`; None for every other method
 
 
+class FitPlan(NamedTuple):
+    """What `prepare_fit` decides from the options and the arrays' types and shapes."""
+
+    spec: FitSpec  # closes_period: None, decided per call from the data
+    real: Any  # dtype of knots and period
+    value: Any  # dtype of values and slopes
+    bc_values: tuple
+    takes_tension: bool
+
+
 def prepare_fit(xp, fp, method, bc_type, period, axis, c=None, fx=None, names=Names()):
-    """Validate and convert; return ``(FitSpec, FitArgs)``.  Raises ValueError/TypeError."""
+    """Validate and convert; return ``(FitSpec, FitArgs)``.  Raises ValueError/TypeError.
+
+    The static half is planned once per call signature (`_memo`); the data
+    checks run on every call, except for jax arrays that passed them before.
+    """
+    plan = memoized(_plan_fit, (xp, fp, period, fx), (method, bc_type, axis), (c is None, names))
+    args = FitArgs(
+        as_dtype(xp, plan.real),
+        as_dtype(fp, plan.value),
+        plan.bc_values,
+        None if period is None else as_dtype(period, plan.real),
+        None if fx is None else as_dtype(fx, plan.value),
+        tension(c, plan.real) if plan.takes_tension else None,
+    )
+    spec = plan.spec
+    closes = _check_data_eagerly(args, spec.bc_kinds, spec.axis, spec.knot_eps, names)
+    return (spec if closes is None else spec._replace(closes_period=closes)), args
+
+
+def _plan_fit(xp, fp, period, fx, method, bc_type, axis, no_tension: bool, names: Names):
     rule = get_method(method)
     given = (names.slopes,) if fx is not None else ()
+    c = None if no_tension else 0.0  # stands for the tension: only "given or not" is static
     check_method_options(method, rule, bc_type, c, given, all_given=fx is not None)
     if jnp.ndim(fp) == 0:
         raise ValueError(f"`{names.values}` must have at least one dimension; got a scalar.")
@@ -97,17 +128,9 @@ def prepare_fit(xp, fp, method, bc_type, period, axis, c=None, fx=None, names=Na
     column_shape = jnp.shape(fp)[:axis] + jnp.shape(fp)[axis + 1 :]
     real, value = data_dtypes(xp, fp) if fx is None else data_dtypes(xp, fp, fx)
     eps = knot_eps(result_type(xp), real)
-    args = FitArgs(
-        as_dtype(xp, real),
-        as_dtype(fp, value),
-        tuple(_bc_value(v, column_shape, value) for v in ends.values),
-        None if period is None else as_dtype(period, real),
-        None if fx is None else as_dtype(fx, value),
-        tension(c, real) if rule.takes_tension else None,
-    )
-    closes = _check_data_eagerly(args, ends.kinds, axis, eps, names)
-    spec = FitSpec(method, ends.kinds, axis, column_shape, closes, eps, fx is not None)
-    return spec, args
+    bc_values = tuple(_bc_value(v, column_shape, value) for v in ends.values)
+    spec = FitSpec(method, ends.kinds, axis, column_shape, None, eps, fx is not None)
+    return FitPlan(spec, real, value, bc_values, rule.takes_tension)
 
 
 def check_axis(xp, name: str, fp, axis: int, period, along: str, values: str) -> None:
@@ -201,11 +224,11 @@ def _check_data_eagerly(args: FitArgs, kinds, axis, eps, names: Names) -> Option
     """Raise on bad concrete data (in numpy); say whether the knots close the period."""
     xp, fp, _, period, fx, _ = args
     if is_concrete(xp):
-        check_knots_eagerly(np.asarray(xp), names.knots[0])
+        check_once(check_knots_eagerly, xp, names.knots[0])
     arrays = [(names.values, fp)] + ([(names.slopes, fx)] if fx is not None else [])
     for name, values in arrays:
         if is_concrete(values):
-            check_values_eagerly(np.asarray(values), name)
+            check_once(check_values_eagerly, values, name)
     closes = None
     if period is not None:
         if is_concrete(period):

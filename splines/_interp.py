@@ -10,6 +10,7 @@ from ._boundary import parse_extrap
 from ._dtypes import lists_to_arrays
 from ._evaluate import EvalSpec, check_derivative, evaluate, prepare_queries
 from ._fit import FitArgs, FitSpec, fit, prepare_fit
+from ._memo import memoized
 from ._methods import get_method
 
 Method = Literal["nearest", "linear", "cubic2", "cubic", "catmull-rom", "cardinal", "monotonic",
@@ -80,13 +81,20 @@ def interp1d(
     """
     x, xp, fp, period, fx = lists_to_arrays(x, xp, fp, period, fx)
     fit_spec, fit_args = prepare_fit(xp, fp, method, bc_type, period, axis, c, fx)
-    extrap = parse_extrap(extrap, fit_spec.periodic, fit_args.fp.dtype)
     x = prepare_queries(x, fit_args.xp.dtype)
-    eval_spec = EvalSpec(
+    options, internal = (derivative, extrap), (method, fit_spec, fit_args.fp.dtype)
+    spec, fill = memoized(_plan_evaluation, (), options, internal)
+    return _interp1d(x, fit_args, fill, fit_spec, spec)
+
+
+def _plan_evaluation(derivative, extrap, method: str, fit_spec: FitSpec, dtype) -> tuple:
+    """``(EvalSpec, fill)``: the evaluation's static half, kept per options (`_memo`)."""
+    extrap = parse_extrap(extrap, fit_spec.periodic, dtype)
+    spec = EvalSpec(
         check_derivative(derivative), extrap.extend, fit_spec.periodic,
         get_method(method).right_closed, fit_spec.axis, fit_spec.column_shape,
     )  # fmt: skip
-    return _interp1d(x, fit_args, extrap.fill, fit_spec, eval_spec)
+    return spec, extrap.fill
 
 
 @partial(jax.jit, static_argnums=(3, 4))

@@ -185,3 +185,20 @@ def test_pallas_candidates_lower_for_cuda_to_one_triton_call(kernel, shape, dtyp
     assert custom_calls(text) == ["__gpu$xla.gpu.triton"]
     for forbidden in ("stablehlo.while", "stablehlo.case", "stablehlo.if", "callback"):
         assert forbidden not in text
+
+
+@pytest.mark.parametrize("method", ["cubic2", "linear", "akima", "monotonic"])
+def test_a_tiny_program_runs_on_the_calling_thread(method):
+    """XLA:CPU's client runs an executable inline only below 1000 flops of
+    HloCostAnalysis (`cheap_computation_`); above, every call hops to a worker
+    thread and back (~50–100 µs blocked on 2 cores, DESIGN.md §2).  A tiny
+    interpolation (8 knots, 8 queries, f32) must stay below: jnp's bounds
+    handling in one gather once took cubic2 from 996 to 1370 flops."""
+    xp = jnp.linspace(0.0, 1.0, 8, dtype=jnp.float32)
+    x = jnp.linspace(0.05, 0.95, 8, dtype=jnp.float32)
+    if jax.default_backend() != "cpu":
+        pytest.skip("the 1000-flop line is XLA:CPU's")
+    program = jax.jit(lambda x, xp, fp: splines.interp1d(x, xp, fp, method=method))
+    cost = program.lower(x, xp, jnp.sin(xp)).compile().cost_analysis()
+    cost = cost[0] if isinstance(cost, list) else cost  # a list in older jax
+    assert 0 < cost["flops"] < 1000

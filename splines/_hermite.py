@@ -66,15 +66,24 @@ def split_last_piece(breaks, coefficients):
 
     With p(t) on the last piece, the halves are p(τ/2) and p(1/2 + τ/2), τ in
     [0, 1]:  c_k / 2ᵏ  and  Σ_{j≥k} C(j, k) c_j / 2ʲ  (powers of two: exact).
+
+    A piece one ulp wide has no point strictly inside (the midpoint rounds onto
+    an end, and a query on that end would meet a piece of zero width: 0/0).
+    Then the cut goes at its start, where no query lands in the empty left
+    piece (a query on a break takes the piece on its right, or with
+    right-closed pieces the one before), and the right piece keeps p whole.
     """
     b0, b1 = breaks[-2], breaks[-1]
-    breaks = jnp.concatenate([breaks[:-1], (b0 + (b1 - b0) / 2)[None], breaks[-1:]])
+    middle = b0 + (b1 - b0) / 2
+    inside = (b0 < middle) & (middle < b1)
+    breaks = jnp.concatenate([breaks[:-1], jnp.where(inside, middle, b0)[None], breaks[-1:]])
     last = coefficients[-1]
     degree = last.shape[-1] - 1
     left = [last[..., k] / 2**k for k in range(degree + 1)]
     right = [
-        sum(comb(j, k) * last[..., j] / 2**j for j in range(k, degree + 1))
+        jnp.where(inside, sum(comb(j, k) * last[..., j] / 2**j for j in range(k, degree + 1)),
+                  last[..., k])
         for k in range(degree + 1)
-    ]
+    ]  # fmt: skip
     halves = jnp.stack([jnp.stack(left, axis=-1), jnp.stack(right, axis=-1)])
     return breaks, jnp.concatenate([coefficients[:-1], halves])

@@ -23,6 +23,7 @@ lowered (`locate_p`, as `_tridiagonal` chooses its solve kernels):
   to 1.3 ms (jnp.interp: 1.3 ms).
 """
 
+import math
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -52,6 +53,8 @@ def locate(x, breaks, right_closed: bool = False):
     (n,) or rows (*batch, n); ``x``: any shape that leads with ``batch``.
     Piecewise constant: its derivatives are zero.
     """
+    if jnp.shape(breaks)[-1:] < (2,):
+        raise ValueError(f"locate needs at least 2 breaks (one piece); got {jnp.shape(breaks)}.")
     return locate_p.bind(x, breaks, right_closed=bool(right_closed))
 
 
@@ -61,9 +64,10 @@ def steps(n: int) -> int:
 
 
 def _padded(breaks):
-    """The breaks with +inf appended up to 2^p + 1 entries, and 2^p."""
+    """The breaks with +inf (an integer dtype's largest) appended up to 2^p + 1 entries, and 2^p."""
     size = 1 << steps(breaks.shape[-1])
-    pad = jnp.full((*breaks.shape[:-1], size + 1 - breaks.shape[-1]), jnp.inf, breaks.dtype)
+    top = jnp.inf if jnp.issubdtype(breaks.dtype, jnp.inexact) else jnp.iinfo(breaks.dtype).max
+    pad = jnp.full((*breaks.shape[:-1], size + 1 - breaks.shape[-1]), top, breaks.dtype)
     return jnp.concatenate([breaks, pad], axis=-1), size
 
 
@@ -77,7 +81,7 @@ def _search(x, breaks, right_closed: bool, rolled: bool):
     """The search on rows: ``breaks`` (*batch, n), ``x`` (*batch, m) → j (*batch, m)."""
     padded, size = _padded(breaks)
     last = breaks.shape[-1] - 2
-    j = jnp.zeros(x.shape, jnp.int32)
+    j = jnp.zeros_like(x, jnp.int32)  # varies as x does (over shard_map's axes too)
     if rolled:
         body = lambda i, j: _step(padded, x, j, jnp.right_shift(size >> 1, i), right_closed)
         j = lax.fori_loop(0, steps(breaks.shape[-1]), body, j)
@@ -94,8 +98,8 @@ def _rows(search):
 
     def kernel(x, breaks, *, right_closed: bool):
         batch = breaks.shape[:-1]
-        rows = jnp.reshape(x, (*batch, -1))
-        return jnp.reshape(search(rows, breaks, right_closed), x.shape)
+        rows = jnp.reshape(x, (*batch, math.prod(jnp.shape(x)[len(batch) :])))  # 0-size batch too
+        return jnp.reshape(search(rows, breaks, right_closed), jnp.shape(x))
 
     return kernel
 
@@ -115,8 +119,12 @@ rolled = _rows(splines_locate_rolled)
 
 
 def cpu_kernel(queries: int, n: int):
-    """The kernel XLA:CPU runs for this many queries (all rows) and breaks."""
-    long = steps(n) >= _ROLLED_MIN_STEPS and queries >= _ROLLED_MIN_QUERIES
+    """The kernel XLA:CPU runs for this many queries (all rows) and breaks.
+
+    A symbolic number of queries (`jax.export`) counts as many.
+    """
+    many = not isinstance(queries, int) or queries >= _ROLLED_MIN_QUERIES  # int: not symbolic
+    long = steps(n) >= _ROLLED_MIN_STEPS and many
     return rolled if long else unrolled
 
 
@@ -154,7 +162,7 @@ def _cpu_lowering(ctx, x, breaks, *, right_closed):
 def _impl(x, breaks, *, right_closed):
     """Eager evaluation (also under `jax.disable_jit`): the default backend's kernel."""
     cpu = jax.default_backend() == "cpu"
-    kernel = cpu_kernel(x.size, breaks.shape[-1]) if cpu else unrolled
+    kernel = cpu_kernel(jnp.size(x), jnp.shape(breaks)[-1]) if cpu else unrolled
     return kernel(x, breaks, right_closed=right_closed)
 
 

@@ -40,13 +40,16 @@ def is_concrete(*arrays) -> bool:
 
 
 def knots_are_valid(xp):
-    """Finite and strictly increasing, as a traced boolean.
+    """Finite, strictly increasing, with finite gaps, as a traced boolean.
 
-    A NaN fails every comparison, so ``diff > 0`` throughout means no NaN and
-    a strictly increasing sequence, which is finite iff its two ends are: one
-    reduction instead of two (each costs a thread hand-off on XLA:CPU).
+    A NaN fails every comparison, so ``0 < diff < inf`` throughout means no
+    NaN, a strictly increasing sequence and no gap that overflows (±max knots:
+    an infinite width would make every piece's coordinate 0); such a sequence
+    is finite iff its two ends are: one reduction instead of two (each costs a
+    thread hand-off on XLA:CPU).
     """
-    return jnp.all(jnp.diff(xp) > 0) & jnp.isfinite(xp[0]) & jnp.isfinite(xp[-1])
+    gaps = jnp.diff(xp)
+    return jnp.all((gaps > 0) & (gaps < jnp.inf)) & jnp.isfinite(xp[0]) & jnp.isfinite(xp[-1])
 
 
 @functools.lru_cache(maxsize=64)
@@ -108,19 +111,26 @@ def check_knots_eagerly(xp, name: str = "xp") -> None:
     """Raise for the first knot that is not finite or not above its predecessor.
 
     "Above" means by at least the smallest normal number: XLA on CPU flushes
-    subnormal differences to zero, which would make the knots collide.
+    subnormal differences to zero, which would make the knots collide.  And by
+    less than infinity: knots near ±max whose gap overflows are as unusable.
     """
     tiny = _tiny(xp.dtype)
-    if np.isfinite(xp).all() and (xp[1:] - xp[:-1] >= tiny).all():
-        return  # the common case in two vector tests (an eager call's cost)
+    with np.errstate(over="ignore", invalid="ignore"):
+        gaps = xp[1:] - xp[:-1]
+        if np.isfinite(xp).all() and ((gaps >= tiny) & (gaps < np.inf)).all():
+            return  # the common case in a few vector tests (an eager call's cost)
+        not_rising = np.flatnonzero(~((gaps >= tiny) & (gaps < np.inf))) + 1
     not_finite = np.flatnonzero(~np.isfinite(xp))
-    with np.errstate(invalid="ignore"):
-        not_rising = np.flatnonzero(~(np.diff(xp) >= tiny)) + 1
     first = min(np.concatenate([not_finite, not_rising]), default=None)
     if first is None:
         return
     if first in not_finite:
         raise ValueError(f"`{name}` must be finite; `{name}[{first}]` = {xp[first]}.")
+    if gaps[first - 1] == np.inf:
+        raise ValueError(
+            f"`{name}[{first}] - {name}[{first - 1}]` overflows {xp.dtype} "
+            f"({xp[first]} - {xp[first - 1]}); rescale the knots."
+        )
     if xp[first] > xp[first - 1]:
         raise ValueError(
             f"`{name}[{first}] - {name}[{first - 1}]` = {xp[first] - xp[first - 1]} is below the "

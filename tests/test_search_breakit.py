@@ -1,8 +1,9 @@
 """Adversarial tests of the cell search (`splines._search`) and the public paths through it.
 
 Tests pin behaviour that held up under attack, and the bugs the attack found
-(each fixed at its cause; a comment above its test says what broke).  Subnormal queries and breaks are left out:
-XLA:CPU flushes them to zero (DAZ), so numpy's order and XLA's differ there by design.
+(each fixed at its cause; a comment above its test says what broke).  Subnormal
+queries and breaks are left out: XLA:CPU flushes them to zero (DAZ), so numpy's
+order and XLA's differ there by design.
 """
 
 import jax

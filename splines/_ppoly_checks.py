@@ -60,10 +60,17 @@ def descends_eagerly(x) -> bool:
 
 
 def _check_monotone(x, name: str) -> None:
-    steps = np.diff(x)
+    with np.errstate(over="ignore"):
+        steps = np.diff(x)
     if not np.isfinite(x).all():
         first = int(np.flatnonzero(~np.isfinite(x))[0])
         raise ValueError(f"`{name}` must be finite; `{name}[{first}]` = {x[first]}.")
+    if not np.isfinite(steps).all():  # pieces are stored over their width (`_hermite`)
+        i = int(np.flatnonzero(~np.isfinite(steps))[0]) + 1
+        raise ValueError(
+            f"`{name}[{i}] - {name}[{i - 1}]` overflows {x.dtype} ({x[i]} - {x[i - 1]}); "
+            "rescale the breakpoints."
+        )
     if not ((steps >= 0).all() or (steps <= 0).all()):
         raise ValueError(f"`{name}` must be strictly increasing or decreasing; got {x}.")
     tiny = np.finfo(x.dtype).tiny

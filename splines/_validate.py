@@ -117,9 +117,10 @@ def check_knots_eagerly(xp, name: str = "xp") -> None:
     tiny = _tiny(xp.dtype)
     with np.errstate(over="ignore", invalid="ignore"):
         gaps = xp[1:] - xp[:-1]
-        if np.isfinite(xp).all() and ((gaps >= tiny) & (gaps < np.inf)).all():
-            return  # the common case in a few vector tests (an eager call's cost)
-        not_rising = np.flatnonzero(~((gaps >= tiny) & (gaps < np.inf))) + 1
+        rising = (gaps >= tiny) & (gaps < np.inf)
+    if np.isfinite(xp).all() and rising.all():
+        return  # the common case in a few vector tests (an eager call's cost)
+    not_rising = np.flatnonzero(~rising) + 1
     not_finite = np.flatnonzero(~np.isfinite(xp))
     first = min(np.concatenate([not_finite, not_rising]), default=None)
     if first is None:

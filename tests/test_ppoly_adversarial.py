@@ -707,3 +707,15 @@ def test_no_warnings_from_ordinary_use():
         warnings.simplefilter("error")
         spline = CubicSpline(X, Y)
         spline(Q), spline.integrate(0, 1), spline.roots(), spline.derivative().c
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_breakpoints_whose_step_overflows_raise_eagerly_and_are_nan_traced(dtype):
+    # Pieces are stored over their width: an infinite width would make every
+    # local coordinate 0 (a plausible wrong number), as for interp1d's knots.
+    big = np.finfo(dtype).max / 2 * 1.5
+    x, c = np.array([-big, big], dtype), np.array([[1.0], [0.0]], dtype)
+    with pytest.raises(ValueError, match=r"`x\[1\] - x\[0\]` overflows"):
+        PPoly(c, x)
+    traced = jax.jit(lambda c, x: PPoly(c, x)(jnp.zeros(1, dtype)))
+    assert np.isnan(traced(c, x)).all()

@@ -1,4 +1,4 @@
-"""Tensor-product fits: values on an N-d grid → breaks per axis and N-d coefficients.
+"""Tensor-product fits: values on an N-d grid → breaks per axis and node data.
 
 A tensor-product cubic Hermite interpolant is fixed, on each cell of the grid,
 by its *node data* at the cell's 2^d corners: for every subset S of the axes
@@ -14,30 +14,30 @@ each axis in turn at the query point.  Given derivatives (``fx``, ``fy``,
 ``fxy``, …) replace the rule's; one not given comes from the rule, through
 any given one on its way (``f_xy`` from a given ``f_x``).
 
-The node data are kept in units of each axis' span L_a (the knots' extent):
-``D̃_S = D_S ∏_{a∈S} L_a``, what the slope rules give on widths ``h / L_a``,
-and what the pieces rule scales back with those widths (``S = s̃ · h / L =
-s · h``).  So they are O(|f|) times ratios of widths, whatever the scale of
-the knots: in physical units a mixed derivative of O(1) data on spans of
-1e-20 would be 1e40 (f32 overflows), although each slope alone is fine.
+The node data are kept in units of each axis' span L_a (the closed knots'
+extent, ``breaks[a][-1] − breaks[a][0]``): ``D̃_S = D_S ∏_{a∈S} L_a``, what the
+slope rules give on widths ``h / L_a``, and what the pieces rule scales back
+with those widths (``S = s̃ · h / L = s · h``).  So they are O(|f|) times
+ratios of widths, whatever the scale of the knots: in physical units a mixed
+derivative of O(1) data on spans of 1e-20 would be 1e40 (f32 overflows),
+although each slope alone is fine.  The fit stops there and returns
 
-The coefficients are built one axis at a time too: along axis a, the 1-D
-pieces rule (`_hermite`) turns each pair (D_S, D_{S∪a}) — values and slopes
-along a — into the local coefficients of each cell along a.  After all axes,
+    nodes[i_0, …, i_{d-1}, column, S]        (S the subset's bit mask),
 
-    coefficients[j_0, …, j_{d-1}, column, p_0, …, p_{d-1}]
-
-multiplies ``t_0^{p_0} ⋯ t_{d-1}^{p_{d-1}}`` on cell (j_0, …) in the local
-coordinates t_a ∈ [0, 1], O(|f|) whatever the widths, as in 1-D.  "linear" and
-"nearest" have no slopes: their pieces rules along each axis give the
-multilinear and the nearest-node interpolants.
+n_a entries per axis, 2^d slots: the data grow as the grid does.  Evaluation
+(`_evaluate_grid`) builds each query's cell polynomial from its 2^d corners;
+a table of every cell's coefficients would hold 4^d per cell.  "linear" has
+one slot, the values at the knots; "nearest" one value per piece (its breaks
+are the midpoints, so piece j is knot j's).
 
 Periodic axes are closed as in 1-D (`_periodic`), one axis after the other;
-an axis whose closing is decided by traced data doubles the work.
+an axis whose closing is decided by traced data doubles the work, and its
+closed reading gets a node inserted in the middle of its last cell
+(`_split_along`), so both readings have the same shapes.
 """
 
 from functools import partial
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 import jax.numpy as jnp
 import numpy as np
@@ -178,10 +178,10 @@ def _check_data_eagerly(args: GridArgs, bc_kinds, eps, names: Names, given_names
 
 
 def fit_grid(args: GridArgs, spec: GridSpec):
-    """Return ``(breaks, coefficients)``: a tuple of breaks per axis and the N-d coefficients.
+    """Return ``(breaks, nodes)``: a tuple of breaks per axis and the node data.
 
-    ``coefficients[j_0, …, j_{d-1}, k, p_0, …, p_{d-1}]`` (see the module's
-    docstring).  Invalid data make every break and coefficient NaN.
+    ``nodes[i_0, …, i_{d-1}, k, slot]`` (see the module's docstring).  Invalid
+    data make every break and node NaN.
     """
     d = len(args.knots)
     shape = args.fp.shape[:d] + (-1,)  # columns flattened: (n_0, …, n_{d-1}, k)
@@ -193,83 +193,118 @@ def fit_grid(args: GridArgs, spec: GridSpec):
         if periodic and period is None:  # bc_type="periodic": the last knot closes
             closed, ends_valid = close_at_last_knot(jnp.moveaxis(data, axis, 0), spec.knot_eps)
             data, valid = jnp.moveaxis(closed, 0, axis), valid & ends_valid
-    pieces = partial(_tensor_pieces, get_method(spec.method), spec, options)
-    breaks, coefficients = _fit_closed(pieces, args.knots, data, args.periods, spec, 0)
+    method = get_method(spec.method)
+    fit = partial(_tensor_nodes, method, spec, options)
+    breaks, nodes = _fit_closed(fit, method, args.knots, data, args.periods, spec, 0)
     factor = poison(valid)
-    return tuple(b * factor for b in breaks), coefficients * factor
+    return tuple(b * factor for b in breaks), nodes * factor
 
 
-def _fit_closed(pieces, knots, data, periods, spec: GridSpec, axis: int):
-    """``pieces`` on knots closed along each axis from ``axis`` on that has a period."""
+def _fit_closed(fit, method: Method, knots, data, periods, spec: GridSpec, axis: int):
+    """``fit`` on knots closed along each axis from ``axis`` on that has a period."""
     if axis == len(knots):
-        return pieces(knots, data)
+        return fit(knots, data)
     if periods[axis] is None:
-        return _fit_closed(pieces, knots, data, periods, spec, axis + 1)
+        return _fit_closed(fit, method, knots, data, periods, spec, axis + 1)
 
     def along(knots_here, data_here):  # this axis' knots; data with this axis first
         knots_now = knots[:axis] + (knots_here,) + knots[axis + 1 :]
         data_now = jnp.moveaxis(data_here, 0, axis)
-        return _fit_closed(pieces, knots_now, data_now, periods, spec, axis + 1)
+        return _fit_closed(fit, method, knots_now, data_now, periods, spec, axis + 1)
 
-    breaks, coefficients, valid = fit_periodic(
+    breaks, nodes, valid = fit_periodic(
         along, knots[axis], jnp.moveaxis(data, axis, 0), periods[axis],
-        spec.closes_period[axis], spec.knot_eps, partial(_split_along, axis=axis),
+        spec.closes_period[axis], spec.knot_eps, partial(_split_along, method, axis=axis),
     )  # fmt: skip
-    factor = poison(valid)  # as in 1-D: invalid data make breaks and coefficients NaN
-    return tuple(b * factor for b in breaks), coefficients * factor
+    factor = poison(valid)  # as in 1-D: invalid data make breaks and nodes NaN
+    return tuple(b * factor for b in breaks), nodes * factor
 
 
-def _split_along(breaks: tuple, coefficients, axis: int):
-    """`split_last_piece` along one axis of the grid."""
-    power = coefficients.ndim - len(breaks) + axis
-    moved = jnp.moveaxis(coefficients, (axis, power), (0, -1))
-    cut, moved = split_last_piece(breaks[axis], moved)
-    return breaks[:axis] + (cut,) + breaks[axis + 1 :], jnp.moveaxis(moved, (0, -1), (axis, power))
+def _tensor_nodes(method: Method, spec: GridSpec, options, knots, data):
+    """Breaks per axis and node data from closed knots and stacked data columns.
 
-
-def _tensor_pieces(method: Method, spec: GridSpec, options, knots, data):
-    """Breaks per axis and coefficients from closed knots and stacked data columns.
-
-    Widths and node data are in units of each axis' span (see the module docstring).
+    Node data are in units of each axis' span (see the module docstring).
     """
     spans = tuple(xp[-1] - xp[0] for xp in knots)
     widths = tuple(jnp.diff(xp) / span for xp, span in zip(knots, spans))
+    breaks = tuple(_breaks(method, xp, h) for xp, h in zip(knots, widths))
     parts = jnp.split(data, 1 + len(spec.given), axis=-1)
+    if method.slopes is None:  # "linear" on the knots, "nearest" one value per piece
+        return breaks, parts[0][..., None]
     node = {0: parts[0]}
     for mask, given in zip(spec.given, parts[1:]):  # D̃_S = D_S ∏_{a∈S} L_a
         for axis in (a for a in range(len(knots)) if mask >> a & 1):
             given = given * spans[axis]
         node[mask] = given
-    if method.slopes is not None:
-        for mask in range(1, 2 ** len(knots)):
-            if mask not in node:
-                axis = mask.bit_length() - 1  # the last axis of the subset
-                ends = spec.bc_kinds[axis]
-                rule = partial(_slopes, method.slopes, widths[axis], ends, options)
-                node[mask] = _along(rule, node[mask ^ 1 << axis], axis)
-    breaks = []
-    for axis in range(len(knots)):
-        bit = 1 << axis
-        for mask in [m for m in node if not m & bit]:
-            slopes = node.pop(mask | bit, None)
-            node[mask], cut = _pieces_along(method, knots[axis], widths[axis], node[mask],
-                                            slopes, axis)  # fmt: skip
-        breaks.append(cut)
-    return tuple(breaks), node[0]
+    for mask in range(1, 2 ** len(knots)):
+        if mask not in node:
+            axis = mask.bit_length() - 1  # the last axis of the subset
+            ends = spec.bc_kinds[axis]
+            rule = partial(_slopes, method.slopes, widths[axis], ends, options)
+            node[mask] = _along(rule, node[mask ^ 1 << axis], axis)
+    return breaks, jnp.stack([node[mask] for mask in range(2 ** len(knots))], axis=-1)
+
+
+def _breaks(method: Method, xp, widths):
+    """The pieces' breaks along one axis: the knots, or "nearest"'s midpoints between them."""
+    line = xp[:, None]  # the breaks do not depend on the data (the pieces are not kept)
+    return method.pieces(xp, widths, line, line)[0]
+
+
+def _split_along(method: Method, breaks: tuple, nodes, axis: int):
+    """The same interpolant with the last cell along ``axis`` cut in two at its midpoint.
+
+    A node is inserted between the last two along ``axis`` whose data give the
+    two halves the cell's polynomial (`split_last_piece` on the cell's pieces
+    along ``axis``): its value, and for Hermite data its slope in span units,
+    ``S / w`` with S the right half's slope in its local coordinate and w its
+    width in span units — for every slot: the slots without ``axis`` hold
+    values and those with it their slopes along ``axis``; the other axes are
+    carried along linearly.  When the cell has no point inside, the new node
+    repeats the start node, and the right cell keeps the polynomial whole.
+    "nearest" holds one value per piece: the last one repeats.
+    """
+    lines, rest = _lines(jnp.moveaxis(nodes, -1, 0), axis + 1)  # (n, slots × m)
+    lines = jnp.reshape(lines, (lines.shape[0], nodes.shape[-1], -1))  # (n, slots, m)
+    xp = breaks[axis]
+    if nodes.shape[axis] != xp.shape[0]:  # "nearest": per-piece values
+        cut, lines = split_last_piece(xp, lines[..., None])
+        lines = lines[..., 0]
+    else:
+        cut, middle = _middle_node(method, xp, lines[-2:], 1 << axis)
+        lines = jnp.concatenate([lines[:-1], middle[None], lines[-1:]])
+    lines = jnp.reshape(lines, (lines.shape[0], -1))
+    nodes = jnp.moveaxis(_unlines(lines, rest, axis + 1), 0, -1)
+    return breaks[:axis] + (cut,) + breaks[axis + 1 :], nodes
+
+
+def _middle_node(method: Method, xp, last, bit: int):
+    """The split breaks and the node at the cut of the last cell (``last``: its two nodes)."""
+    width = _last_width(xp)[None]
+    values = [s for s in range(last.shape[1]) if not s & bit]  # their slopes: s | bit
+    slopes = [last[:, s | bit] if s | bit < last.shape[1] else None for s in values]
+    pieces = [method.pieces(xp[-2:], width, last[:, s], slope)[1]
+              for s, slope in zip(values, slopes)]  # fmt: skip
+    cut, halves = split_last_piece(xp, jnp.stack(pieces, axis=1))  # (2, values, m, powers)
+    inside = cut[-2] > xp[-2]
+    right = jnp.where(inside, _last_width(cut), 1)
+    middle = [None] * last.shape[1]
+    for i, s in enumerate(values):
+        middle[s] = halves[1, i, :, 0]  # the value at the cut (the start's if not inside)
+        if slopes[i] is not None:  # S / w, or the start's slope if not inside
+            middle[s | bit] = jnp.where(inside, halves[1, i, :, 1] / right, slopes[i][0])
+    return cut, jnp.stack(middle)
+
+
+def _last_width(xp):
+    """The last cell's width in span units, as evaluation computes it."""
+    return (xp[-1] - xp[-2]) / (xp[-1] - xp[0])
 
 
 def _slopes(rule, widths, kinds, options, lines):
     """The 1-D slope rule on ``(n, m)`` lines, with homogeneous end conditions."""
     zero = jnp.zeros(lines.shape[1:], lines.dtype)
     return rule(widths, lines, EndConditions(kinds, (zero, zero)), **options)
-
-
-def _pieces_along(method: Method, knots, widths, values, slopes: Optional[Any], axis: int):
-    """The 1-D pieces rule along ``axis``: cells replace knots there, powers go last."""
-    lines, rest = _lines(values, axis)
-    slope_lines = None if slopes is None else _lines(slopes, axis)[0]
-    breaks, pieces = method.pieces(knots, widths, lines, slope_lines)  # (cells, m, p)
-    return _unlines(pieces, rest, axis), breaks
 
 
 def _along(function, array, axis: int):

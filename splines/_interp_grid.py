@@ -18,7 +18,6 @@ from ._evaluate_grid import GridEvalSpec, evaluate_grid, grid_eval_spec
 from ._fit import Names
 from ._fit_grid import GridArgs, GridSpec, fit_grid, prepare_grid_fit
 from ._interp import Method
-from ._methods import get_method
 
 NAMES = {2: Names(("xp", "yp"), ("x", "y")), 3: Names(("xp", "yp", "zp"), ("x", "y", "z"))}
 
@@ -59,16 +58,16 @@ def interp_grid(queries, knots, fp, method, derivative, extrap, period, bc_type,
     """`interp2d`/`interp3d` for any number of axes (``given``: mask → derivative)."""
     names = NAMES[len(knots)]
     fit = prepare_grid(knots, fp, method, bc_type, extrap, period, c, given, names)
-    spec = grid_eval_spec(derivative, fit.extend, fit.spec.periodic,
-                          get_method(method).right_closed, fit.spec.column_shape)  # fmt: skip
+    spec = grid_eval_spec(derivative, fit.extend, fit.spec.periodic, fit.spec.method,
+                          fit.spec.column_shape)  # fmt: skip
     queries = prepare_grid_queries(queries, fit.args.knots[0].dtype, names)
     return _interp_grid(queries, fit.args, fit.fill, fit.spec, spec)
 
 
 @partial(jax.jit, static_argnums=(3, 4))
 def _interp_grid(queries, args: GridArgs, fill, fit_spec: GridSpec, spec: GridEvalSpec):
-    breaks, coefficients = fit_grid(args, fit_spec)
-    return evaluate_grid(queries, breaks, coefficients, fill, spec)
+    breaks, nodes = fit_grid(args, fit_spec)
+    return evaluate_grid(queries, breaks, nodes, fill, spec)
 
 
 def interp2d(

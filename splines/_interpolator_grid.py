@@ -1,7 +1,7 @@
 """`Interpolator2D`, `Interpolator3D`: fit on a grid once, evaluate many times.
 
-Both hold one `TensorSpline` — breaks per axis and the N-d coefficients — and
-only name the arguments of each axis.
+Both hold one `TensorSpline` — breaks per axis and the node data — and only
+name the arguments of each axis.
 """
 
 from typing import Any, Optional
@@ -14,41 +14,45 @@ from ._evaluate_grid import evaluate_grid, grid_eval_spec
 from ._fit import Names
 from ._fit_grid import fit_grid
 from ._interp_grid import NAMES, prepare_grid, prepare_grid_queries
-from ._methods import get_method
 
 
 class TensorSpline(eqx.Module):
-    """A fitted tensor-product piecewise polynomial (the array fields of a grid interpolator)."""
+    """A fitted tensor-product interpolant (the array fields of a grid interpolator).
+
+    It holds the node data (`_fit_grid`): values and mixed derivatives at the
+    knots, n_a per axis; a call builds each query's cell polynomial from them.
+    """
 
     breaks: tuple  # per axis
-    coefficients: Inexact[Array, "..."]  # [j_0, …, j_{d-1}, column, p_0, …, p_{d-1}]
+    nodes: Inexact[Array, "..."]  # node data [i_0, …, i_{d-1}, column, slot] (`_fit_grid`)
     fill: Inexact[Array, "d 2"]  # per axis (below, above), used unless extending or periodic
     extend: tuple = eqx.field(static=True)
     periodic: tuple = eqx.field(static=True)
-    right_closed: bool = eqx.field(static=True)
+    method: str = eqx.field(static=True)
     column_shape: tuple = eqx.field(static=True)
     names: Names = eqx.field(static=True)
 
     def __init__(self, knots, fp, method, bc_type, extrap, period, c, given):
         names = NAMES[len(knots)]
         fit = prepare_grid(knots, fp, method, bc_type, extrap, period, c, given, names)
-        self.breaks, self.coefficients = _fit_grid(fit.args, fit.spec)
+        self.breaks, self.nodes = _fit_grid(fit.args, fit.spec)
         self.fill, self.extend, self.periodic = fit.fill, fit.extend, fit.spec.periodic
-        self.right_closed = get_method(method).right_closed
+        self.method = fit.spec.method
         self.column_shape, self.names = fit.spec.column_shape, names
 
     def __call__(self, queries: tuple, derivative) -> Inexact[Array, "..."]:
-        spec = grid_eval_spec(derivative, self.extend, self.periodic, self.right_closed,
+        spec = grid_eval_spec(derivative, self.extend, self.periodic, self.method,
                               self.column_shape)  # fmt: skip
         queries = prepare_grid_queries(queries, self.breaks[0].dtype, self.names)
-        return _evaluate_grid(queries, self.breaks, self.coefficients, self.fill, spec)
+        return _evaluate_grid(queries, self.breaks, self.nodes, self.fill, spec)
 
 
 class Interpolator2D(eqx.Module):
     """A fitted 2-D interpolant on the grid ``xp × yp`` (see `interp2d` for the arguments).
 
-    Its `TensorSpline` holds breaks and coefficients, so a call only searches
-    and runs Horner; a batch of interpolants is one `jax.vmap` away.
+    Its `TensorSpline` holds breaks and node data, so a call only searches,
+    builds each query's cell polynomial and runs Horner; a batch of
+    interpolants is one `jax.vmap` away.
     """
 
     spline: TensorSpline

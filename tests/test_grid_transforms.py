@@ -26,7 +26,7 @@ grid fit in 1-2 s and every differentiated program holds the fit:
 (4 programs) and 40-90 s at order 2 (~13 programs, measured).  So:
 
 - order 2 (forward over forward) for the representative cubic2 interpolant's
-  *evaluation*: queries and coefficients of a fitted `Interpolator2D` (the
+  *evaluation*: queries and node data of a fitted `Interpolator2D` (the
   fit is linear in fp; its solve's second-order rules are test_tridiagonal's);
 - order 1 in reverse mode for the whole cubic2 fit w.r.t. queries, knots and
   values: reverse mode linearizes with every JVP rule (the solve's included)
@@ -200,18 +200,19 @@ CUBIC2_JIT = jax.jit(CUBIC2)  # also the per-item reference of the vmap test: on
 
 
 def test_check_grads_order_2_evaluation_of_cubic2():
-    """Order 2 (forward over forward): queries and coefficients of the representative fit.
+    """Order 2 (forward over forward): queries and node data of the representative fit.
 
-    The values and the (1, 1) mixed derivative, so the derivative rule of
-    Horner's scheme along each axis is differentiated too.
+    The values and the (1, 1) mixed derivative, so the cell's pieces built
+    from its corners and the derivative rule of Horner's scheme along each
+    axis are differentiated too.
     """
 
     @jax.jit
-    def f(coefficients, x, y):
-        itp = eqx.tree_at(lambda i: i.spline.coefficients, ITP, coefficients)
+    def f(nodes, x, y):
+        itp = eqx.tree_at(lambda i: i.spline.nodes, ITP, nodes)
         return itp(x, y, derivative=((0, 0), (1, 1)))
 
-    check_grads(f, (ITP.spline.coefficients, X, Y), order=2, modes=("fwd",))
+    check_grads(f, (ITP.spline.nodes, X, Y), order=2, modes=("fwd",))
 
 
 def check_forward(f, args):
@@ -347,9 +348,10 @@ def test_interpolator_through_filter_jit_and_filter_grad():
     grads = eqx.filter_jit(eqx.filter_grad(lambda itp: jnp.vdot(w, itp(X, Y))))(ITP)
     assert isinstance(grads, Interpolator2D)
     g = grads.spline
-    # The loss is linear (degree 1) in the coefficients: Euler's identity
-    # <∂loss/∂c, c> = loss, exact up to rounding of ~100 O(1) products.
-    np.testing.assert_allclose(np.vdot(g.coefficients, ITP.spline.coefficients),
+    # The loss is linear (degree 1) in the node data (each cell's coefficients
+    # are linear in its corners'): Euler's identity <∂loss/∂D, D> = loss,
+    # exact up to rounding of ~100 O(1) products.
+    np.testing.assert_allclose(np.vdot(g.nodes, ITP.spline.nodes),
                                np.vdot(w, values), rtol=1e-12)  # fmt: skip
     # Every query is inside: the fills do not matter; the breaks do (the local
     # coordinates depend on them).

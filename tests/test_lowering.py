@@ -59,6 +59,9 @@ PROGRAMS = {
     "solve": (splines.tridiagonal_solve, (XP[1:], 4 + FP, XP[1:], FP)),
     "solve, no pivoting": (
         lambda *a: splines.tridiagonal_solve(*a, pivoting=False), (XP[1:], 4 + FP, XP[1:], FP)),
+    "solve, no pivoting, two systems": (
+        lambda *a: splines.tridiagonal_solve(*a, pivoting=False),
+        tuple(jnp.stack([v, 2 * v]) for v in (XP[1:], 4 + FP, XP[1:], FP))),
     "cyclic solve": (splines.cyclic_tridiagonal_solve, (XP, 4 + FP, XP, FP)),
     "cyclic solve, no pivoting": (
         lambda *a: splines.cyclic_tridiagonal_solve(*a, pivoting=False), (XP, 4 + FP, XP, FP)),
@@ -115,12 +118,14 @@ def test_cuda_program_has_no_conditionals_and_loops_only_in_the_solve(name):
     [
         ("solve", "cpu", "splines_gtsv_scan"),  # pivoting by default
         ("solve", "cuda", "splines_gtsv_scan"),  # the documented GPU exception
-        ("solve, no pivoting", "cpu", "splines_thomas_scan"),
+        # XLA:CPU: one small system in place, several (or long ones) in lanes of a scan.
+        ("solve, no pivoting", "cpu", "splines_thomas_inplace"),
         ("solve, no pivoting", "cuda", "splines_cusparse_gtsv"),
+        ("solve, no pivoting, two systems", "cpu", "splines_thomas_scan"),
         ("cyclic solve", "cpu", "splines_gtsv_scan"),
         ("cyclic solve, no pivoting", "cpu", "splines_thomas_scan"),
         ("cyclic solve, no pivoting", "cuda", "splines_cusparse_gtsv"),
-        ("forward", "cpu", "splines_thomas_scan"),  # a spline fit never pivots
+        ("forward", "cpu", "splines_thomas_inplace"),  # a spline fit never pivots
         ("forward", "cuda", "splines_cusparse_gtsv"),
     ],
 )

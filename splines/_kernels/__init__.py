@@ -15,8 +15,10 @@ does not import Pallas (~0.6 s).
 
 from typing import Callable, NamedTuple
 
+from . import thomas_inplace
 from .cusparse_gtsv import splines_cusparse_gtsv
 from .gtsv_scan import splines_gtsv_scan
+from .thomas_inplace import splines_thomas_inplace
 from .thomas_scan import splines_thomas_scan
 
 
@@ -30,6 +32,15 @@ class SolveKernels(NamedTuple):
 
 DEFAULT_KERNELS = SolveKernels(thomas=splines_thomas_scan, pivoting=splines_gtsv_scan)
 
+
+def _thomas_cpu(lower, diag, upper, rhs):
+    """XLA:CPU's Thomas kernel, by static shape: one small system in place, else the scan."""
+    small = thomas_inplace.suits(rhs.shape)
+    return (splines_thomas_inplace if small else splines_thomas_scan)(lower, diag, upper, rhs)
+
+
+CPU_KERNELS = SolveKernels(thomas=_thomas_cpu, pivoting=splines_gtsv_scan)
+
 # On a GPU a scan is a host-driven loop (DESIGN.md §3): without pivoting the
 # solve is one cuSPARSE call.  Pivoting still runs the scan kernel there — a
 # documented exception until the one-kernel pivoting solve (`pallas_gtsv`,
@@ -38,9 +49,9 @@ DEFAULT_KERNELS = SolveKernels(thomas=splines_thomas_scan, pivoting=splines_gtsv
 GPU_KERNELS = SolveKernels(thomas=splines_cusparse_gtsv, pivoting=splines_gtsv_scan)
 
 # Platform name (as in `jax.devices()[0].platform`) → its kernels.
-PLATFORM_KERNELS = {"cpu": DEFAULT_KERNELS, "cuda": GPU_KERNELS, "rocm": GPU_KERNELS}
+PLATFORM_KERNELS = {"cpu": CPU_KERNELS, "cuda": GPU_KERNELS, "rocm": GPU_KERNELS}
 
 __all__ = [
-    "DEFAULT_KERNELS", "GPU_KERNELS", "PLATFORM_KERNELS", "SolveKernels",
-    "splines_cusparse_gtsv", "splines_gtsv_scan", "splines_thomas_scan",
+    "CPU_KERNELS", "DEFAULT_KERNELS", "GPU_KERNELS", "PLATFORM_KERNELS", "SolveKernels",
+    "splines_cusparse_gtsv", "splines_gtsv_scan", "splines_thomas_inplace", "splines_thomas_scan",
 ]  # fmt: skip

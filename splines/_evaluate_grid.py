@@ -25,7 +25,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ._evaluate import check_order, derivative_along, fill_outside, nan_at_nan
-from ._layout import from_columns, to_columns
+from ._layout import from_columns, restore_axis, to_columns
 from ._methods import Method, get_method
 from ._search import find_cells, take_pieces
 
@@ -151,8 +151,7 @@ def _pieces_along(method: Method, knots, widths, values, slopes, axis: int):
     lines, rest = to_columns(values, axis)
     slope_lines = None if slopes is None else to_columns(slopes, axis)[0]
     pieces = method.pieces(knots, widths, lines, slope_lines)[1]  # (cells, m, p)
-    pieces = jnp.reshape(pieces, pieces.shape[:1] + rest + pieces.shape[2:])
-    return jnp.moveaxis(pieces, 0, axis)
+    return restore_axis(pieces, rest, axis)
 
 
 def _nested_horner(local, cells, orders: tuple):

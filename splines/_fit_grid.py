@@ -53,6 +53,7 @@ from ._fit import (
     tension,
 )
 from ._hermite import split_last_piece
+from ._layout import restore_axis, to_columns
 from ._methods import Method, get_method
 from ._periodic import close_at_last_knot, fit_periodic
 from ._validate import (
@@ -264,7 +265,7 @@ def _split_along(method: Method, breaks: tuple, nodes, axis: int):
     repeats the start node, and the right cell keeps the polynomial whole.
     "nearest" holds one value per piece: the last one repeats.
     """
-    lines, rest = _lines(jnp.moveaxis(nodes, -1, 0), axis + 1)  # (n, slots × m)
+    lines, rest = to_columns(jnp.moveaxis(nodes, -1, 0), axis + 1)  # (n, slots × m)
     lines = jnp.reshape(lines, (lines.shape[0], nodes.shape[-1], -1))  # (n, slots, m)
     xp = breaks[axis]
     if nodes.shape[axis] != xp.shape[0]:  # "nearest": per-piece values
@@ -274,7 +275,7 @@ def _split_along(method: Method, breaks: tuple, nodes, axis: int):
         cut, middle = _middle_node(method, xp, lines[-2:], 1 << axis)
         lines = jnp.concatenate([lines[:-1], middle[None], lines[-1:]])
     lines = jnp.reshape(lines, (lines.shape[0], -1))
-    nodes = jnp.moveaxis(_unlines(lines, rest, axis + 1), 0, -1)
+    nodes = jnp.moveaxis(restore_axis(lines, rest, axis + 1), 0, -1)
     return breaks[:axis] + (cut,) + breaks[axis + 1 :], nodes
 
 
@@ -309,16 +310,7 @@ def _slopes(rule, widths, kinds, options, lines):
 
 def _along(function, array, axis: int):
     """``function`` on the lines of ``array`` along ``axis``, as ``(n, m)`` columns."""
-    lines, rest = _lines(array, axis)
-    return _unlines(function(lines), rest, axis)
+    lines, rest = to_columns(array, axis)
+    return restore_axis(function(lines), rest, axis)
 
 
-def _lines(array, axis: int):
-    moved = jnp.moveaxis(array, axis, 0)
-    return jnp.reshape(moved, (moved.shape[0], -1)), moved.shape[1:]
-
-
-def _unlines(out, rest: tuple, axis: int):
-    """``(n', m, *extra)`` back to ``array``'s layout: n' at ``axis``, extra axes last."""
-    out = jnp.reshape(out, out.shape[:1] + rest + out.shape[2:])
-    return jnp.moveaxis(out, 0, axis)

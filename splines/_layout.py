@@ -26,6 +26,12 @@ def to_columns(fp, axis: int, xnp=jnp):
     return xnp.reshape(moved, (moved.shape[0], -1)), moved.shape[1:]
 
 
+def restore_axis(out, rest: tuple, axis: int):
+    """`to_columns`' inverse: ``(n', m, *extra)`` → n' at ``axis``, then ``rest``, extra last."""
+    out = jnp.reshape(out, out.shape[:1] + rest + out.shape[2:])
+    return jnp.moveaxis(out, 0, axis)
+
+
 def from_columns(out, x_shape: tuple, column_shape: tuple, axis: int):
     """``(m, k)`` results at ``m = prod(x_shape)`` points → numpy's output layout."""
     out = jnp.reshape(out, x_shape + column_shape)

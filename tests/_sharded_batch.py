@@ -77,14 +77,40 @@ def _difference(a, b):
     return float(np.max(np.abs(np.where(np.isnan(a), 0, a - b)), initial=0.0))
 
 
+def _collectives(f, args):
+    """The compiled program of ``f`` at these (sharded) arguments, and its collectives."""
+    compiled = jax.jit(f).lower(*args).compile()  # run the program inspected
+    return compiled, [c for c in COLLECTIVES if c in compiled.as_text()]
+
+
 def main():
     assert len(jax.devices()) == 8, jax.devices()
     mesh = Mesh(np.array(jax.devices()), ("batch",))
-    for name, (f, args, specs) in _cases(np.random.default_rng(0)).items():
-        sharded = [jax.device_put(a, NamedSharding(mesh, s)) for a, s in zip(args, specs)]
-        compiled = jax.jit(f).lower(*sharded).compile()  # run the program inspected
-        found = [c for c in COLLECTIVES if c in compiled.as_text()]
-        diffs = jax.tree.map(_difference, compiled(*sharded), jax.jit(f)(*args))
+    cases = _cases(np.random.default_rng(0))
+    control = {k: v for k, v in cases.items() if k.startswith("control")}
+    cases = {k: v for k, v in cases.items() if k not in control}
+    # Every case in one program (one compile, not one per case), each on its own
+    # device copies of its arguments: no input is shared, so no computation is shared
+    # either, and sharding propagates through each case as it would alone.  A
+    # collective found there is then traced to its cases, compiled one by one.
+    sharded = [[jax.device_put(a, NamedSharding(mesh, s)) for a, s in zip(args, specs)]
+               for _, args, specs in cases.values()]  # fmt: skip
+    functions = [f for f, _, _ in cases.values()]
+
+    def every_case(args):
+        return [f(*a) for f, a in zip(functions, args)]
+
+    compiled, found = _collectives(lambda *args: every_case(args), sharded)
+    per_case = {name: found and _collectives(f, args)[1]
+                for (name, (f, _, _)), args in zip(cases.items(), sharded)}  # fmt: skip
+    one_device = jax.jit(every_case)([list(args) for _, args, _ in cases.values()])
+    for name, got, want in zip(cases, compiled(*sharded), one_device):
+        diffs = jax.tree.map(_difference, got, want)
+        print(f"{name}|{','.join(per_case[name] or [])}|{max(jax.tree.leaves(diffs))}")
+    for name, (f, args, specs) in control.items():
+        args_on_mesh = [jax.device_put(a, NamedSharding(mesh, s)) for a, s in zip(args, specs)]
+        compiled, found = _collectives(f, args_on_mesh)
+        diffs = jax.tree.map(_difference, compiled(*args_on_mesh), jax.jit(f)(*args))
         print(f"{name}|{','.join(found)}|{max(jax.tree.leaves(diffs))}")
     sys.stdout.flush()
 

@@ -138,16 +138,24 @@ def test_gpu_kernel_solves_half_precision(dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.complex128])
-@pytest.mark.parametrize("shape", [(0, 2), (3, 0, 4), (1,), (2,), (7, 3)], ids=str)
-def test_gpu_kernel_odd_shapes_match_the_scan(shape, dtype):
-    system = _system(shape, np.float64)
-    if np.issubdtype(dtype, np.complexfloating):
-        system = system[:3] + (system[3] * (1 + 0.5j),)
-    system = tuple(jnp.asarray(a, dtype) for a in system)
-    got = np.asarray(splines_cusparse_gtsv(*system))
-    assert got.shape == shape and got.dtype == dtype
+def test_gpu_kernel_odd_shapes_match_the_scan(dtype):
+    """Empty batches, empty systems, n = 1 and 2: every shape in one compiled program
+    per dtype (they differ in shape only); a failure names its shape."""
+    shapes = [(0, 2), (3, 0, 4), (1,), (2,), (7, 3)]
+    systems = []
+    for shape in shapes:
+        system = _system(shape, np.float64)
+        if np.issubdtype(dtype, np.complexfloating):
+            system = system[:3] + (system[3] * (1 + 0.5j),)
+        systems.append(tuple(jnp.asarray(a, dtype) for a in system))
+    solved = jax.jit(lambda systems: [(splines_cusparse_gtsv(*s), splines_gtsv_scan(*s))
+                                      for s in systems])(systems)  # fmt: skip
     tol = 1e-5 if dtype == np.float32 else 1e-12
-    np.testing.assert_allclose(got, np.asarray(splines_gtsv_scan(*system)), rtol=tol, atol=tol)
+    for shape, (got, scan) in zip(shapes, solved):
+        got = np.asarray(got)
+        assert got.shape == shape and got.dtype == dtype, (shape, got.shape, got.dtype)
+        np.testing.assert_allclose(got, np.asarray(scan), rtol=tol, atol=tol,
+                                   err_msg=f"shape {shape}")  # fmt: skip
 
 
 # --- Pallas candidates (interpret mode) --------------------------------------------
@@ -163,26 +171,40 @@ def test_pallas_kernel_returns_an_empty_batch(kernel, shape):
     assert got.shape == shape
 
 
-@pytest.mark.parametrize("kernel, n, dtype", [("thomas", 7, np.float64), ("gtsv", 3, np.float32),
-                                              ("gtsv", 7, np.float64)])
-def test_pallas_kernel_equals_its_scan_on_integer_systems(kernel, n, dtype):
+INTEGER_CASES = [("thomas", 7, np.float64), ("gtsv", 3, np.float32), ("gtsv", 7, np.float64)]
+
+
+def test_pallas_kernel_equals_its_scan_on_integer_systems():
     """Small integer entries: many exact zeros, pivot ties and singular systems.
 
     129 systems span two blocks of 128 lanes.  The NaN pattern and the values
-    must equal the scan kernel's (the same recurrences in the same order).
+    must equal the scan kernel's (the same recurrences in the same order).  The
+    cases (kernel, n, dtype) run in one compiled program; a failure names its case.
     """
-    pallas, scan = _pallas_kernels()[kernel]
-    rng = np.random.default_rng(n)
-    b = 129
-    system = tuple(jnp.asarray(rng.integers(-2, 3, (b, m)), dtype)
-                   for m in (n - 1, n, n - 1))  # fmt: skip
-    system += (jnp.asarray(rng.integers(-3, 4, (b, n)), dtype),)
+    systems = []
+    for kernel, n, dtype in INTEGER_CASES:
+        rng = np.random.default_rng(n)
+        b = 129
+        system = tuple(jnp.asarray(rng.integers(-2, 3, (b, m)), dtype)
+                       for m in (n - 1, n, n - 1))  # fmt: skip
+        systems.append(system + (jnp.asarray(rng.integers(-3, 4, (b, n)), dtype),))
+    kernels = [_pallas_kernels()[kernel] for kernel, _, _ in INTEGER_CASES]
+
+    @jax.jit
+    def solve(systems):
+        return [(pallas(*s, interpret=True), scan(*s))
+                for (pallas, scan), s in zip(kernels, systems)]  # fmt: skip
+
     with np.errstate(all="ignore"):
-        got, expected = np.asarray(pallas(*system, interpret=True)), np.asarray(scan(*system))
-    np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
-    both = np.isfinite(got) & np.isfinite(expected)
-    np.testing.assert_allclose(got[both], expected[both], rtol=4 * np.finfo(dtype).eps, atol=0)
-    np.testing.assert_array_equal(got[~both & ~np.isnan(got)], expected[~both & ~np.isnan(got)])
+        solved = [tuple(map(np.asarray, pair)) for pair in solve(systems)]
+    for (kernel, n, dtype), (got, expected) in zip(INTEGER_CASES, solved):
+        what = f"{kernel}, n = {n}, {np.dtype(dtype).name}"
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(expected), err_msg=what)
+        both = np.isfinite(got) & np.isfinite(expected)
+        np.testing.assert_allclose(got[both], expected[both], rtol=4 * np.finfo(dtype).eps,
+                                   atol=0, err_msg=what)  # fmt: skip
+        np.testing.assert_array_equal(got[~both & ~np.isnan(got)],
+                                      expected[~both & ~np.isnan(got)], err_msg=what)  # fmt: skip
 
 
 SINGULAR = {
@@ -194,16 +216,21 @@ SINGULAR = {
 }
 
 
-@pytest.mark.parametrize("case", list(SINGULAR))
-def test_singular_systems_are_never_plausible_numbers(case):
-    """Every GPU-path kernel: a singular matrix gives inf/NaN somewhere, never all finite."""
-    system = tuple(jnp.asarray(a, jnp.float32) for a in SINGULAR[case])
+def test_singular_systems_are_never_plausible_numbers():
+    """Every GPU-path kernel: a singular matrix gives inf/NaN somewhere, never all finite.
+    Every case and kernel in one compiled program; a failure names both."""
     kernels = {name: (lambda *a, k=k: k(*a, interpret=True))
                for name, (k, _) in _pallas_kernels().items()}  # fmt: skip
     kernels["cusparse_gtsv"] = splines_cusparse_gtsv
-    for name, kernel in kernels.items():
-        with np.errstate(all="ignore"):
-            assert not np.all(np.isfinite(np.asarray(kernel(*system)))), name
+    systems = {case: tuple(jnp.asarray(a, jnp.float32) for a in system)
+               for case, system in SINGULAR.items()}  # fmt: skip
+    solved = jax.jit(lambda systems: {case: {name: kernel(*system) for name, kernel in
+                                             kernels.items()}
+                                      for case, system in systems.items()})(systems)  # fmt: skip
+    for case, by_kernel in solved.items():
+        for name, x in by_kernel.items():
+            with np.errstate(all="ignore"):
+                assert not np.all(np.isfinite(np.asarray(x))), (case, name)
 
 
 def test_pallas_lanes_are_independent_and_pivoting_solves_a_zero_diagonal():

@@ -11,11 +11,12 @@ checked against the exact spline of the same f64 data (rational arithmetic).
 
 Compilation dominates the runtime of this file, so shapes are kept few: the
 query arrays have a fixed length and all derivative orders of a fitted
-interpolant are evaluated in one jitted program (`_derivatives`).
+interpolant are evaluated in one jitted program (`_derivatives`); the cubic2
+grid is fitted and evaluated in one program for all its cases (`_cubic2_results`).
 """
 
 from fractions import Fraction
-from functools import partial
+from functools import cache, partial
 from math import factorial
 
 import hypothesis.strategies as st
@@ -127,17 +128,39 @@ CUBIC_CASES = [
 CUBIC_GRID = [pytest.param(bc, n, id=f"{bc}-n{n}") for bc, ns in CUBIC_CASES for n in ns]
 
 
+def _cubic2_case(bc, n):
+    """Knots, values and queries of one `CUBIC_GRID` case."""
+    rng = np.random.default_rng(100 + n)
+    xp = _well_spaced_knots(n, rng)
+    fp = _data(n, rng, _is_periodic(bc))
+    return xp, fp, _queries(xp, rng)
+
+
+@cache
+def _cubic2_results():
+    """Every `CUBIC_GRID` case fitted and evaluated (all `ORDERS`) in one compiled program:
+    compiling dominates, ~0.8 s a case as programs of their own.  The knots are closed
+    over (concrete, as in eager use); values and queries are traced."""
+    cases = {repr((bc, n)): (bc, _cubic2_case(bc, n)) for bc, ns in CUBIC_CASES for n in ns}
+
+    @jax.jit
+    def run(values, queries):
+        out = {}
+        for key, (bc, (xp, _, _)) in cases.items():
+            # extrap=True ↔ scipy extrapolate=True; bc "periodic" wraps queries
+            # (ours always, scipy by default), so both extend periodically there.
+            fitted = splines.Interpolator1D(xp, values[key], bc_type=bc, extrap=_extend(bc))
+            out[key] = [fitted(queries[key], d) for d in ORDERS]
+        return out
+
+    return run({key: fp for key, (_, (_, fp, _)) in cases.items()},
+               {key: x for key, (_, (_, _, x)) in cases.items()})  # fmt: skip
+
+
 @pytest.mark.parametrize("bc, n", CUBIC_GRID)
 def test_cubic2_matches_scipy(bc, n):
-    rng = np.random.default_rng(100 + n)
-    periodic = _is_periodic(bc)
-    xp = _well_spaced_knots(n, rng)
-    fp = _data(n, rng, periodic)
-    x = _queries(xp, rng)
-    # extrap=True ↔ scipy extrapolate=True; bc "periodic" wraps queries
-    # (ours always, scipy by default), so both extend periodically there.
-    interpolator = splines.Interpolator1D(xp, fp, bc_type=bc, extrap=_extend(bc))
-    outs = _derivatives(interpolator, x)
+    xp, fp, x = _cubic2_case(bc, n)
+    outs = _cubic2_results()[repr((bc, n))]
     spline = _scipy_spline(xp, fp, bc)
     for d in range(4):
         _assert_close(outs[d], spline(x, d), fp, what=f"derivative {d}")
@@ -284,10 +307,12 @@ def test_columns_and_axis_match_scipy(shape, axis):
     interpolator = splines.Interpolator1D(xp, fp, bc_type=bc, axis=axis, extrap=_extend(bc))
     spline = si.CubicSpline(xp, fp, axis=axis, bc_type=scipy_bc)
     ax = axis % fp.ndim
-    for x_shape in X_SHAPES:
-        x = rng.uniform(xp[0] - 0.5, xp[-1] + 0.5, x_shape)
+    queries = [rng.uniform(xp[0] - 0.5, xp[-1] + 0.5, x_shape) for x_shape in X_SHAPES]
+    # Every query shape in one compiled program.
+    by_shape = jax.jit(lambda itp, queries: [[itp(x, d) for d in range(4)] for x in queries])(
+        interpolator, queries)  # fmt: skip
+    for x_shape, x, outs in zip(X_SHAPES, queries, by_shape):
         expected_shape = shape[:ax] + x_shape + shape[ax + 1 :]
-        outs = _derivatives(interpolator, x, orders=(0, 1, 2, 3))
         for d, out in enumerate(outs):
             assert out.shape == expected_shape
             _assert_close(out, spline(x, d), fp, what=f"x.shape={x_shape}, derivative {d}")

@@ -34,16 +34,22 @@ def _dominant_system(rng, shape, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
-@pytest.mark.parametrize("shape", SHAPES, ids=str)
-def test_gpu_kernel_matches_dense_solve_and_the_scan_kernels(shape, dtype):
-    system = _dominant_system(np.random.default_rng(len(shape) * 100 + shape[-1]), shape, dtype)
-    got = np.asarray(splines_cusparse_gtsv(*system))
-    matrix = dense(*map(np.asarray, system[:3]))
-    expected = np.linalg.solve(matrix, np.asarray(system[3])[..., None])[..., 0]
+def test_gpu_kernel_matches_dense_solve_and_the_scan_kernels(dtype):
+    """Every shape of `SHAPES` in one compiled program per dtype (they differ in shape
+    only, and compiling dominates); a failure names its shape and kernel."""
+    systems = [_dominant_system(np.random.default_rng(len(shape) * 100 + shape[-1]), shape, dtype)
+               for shape in SHAPES]  # fmt: skip
+    kernels = (splines_cusparse_gtsv, splines_thomas_scan, splines_gtsv_scan)
+    solved = jax.jit(lambda systems: [[k(*s) for k in kernels] for s in systems])(systems)
     tol = 1e-5 if dtype == np.float32 else 1e-12
-    np.testing.assert_allclose(got, expected, rtol=tol, atol=tol)
-    for scan in (splines_thomas_scan, splines_gtsv_scan):
-        np.testing.assert_allclose(got, np.asarray(scan(*system)), rtol=tol, atol=tol)
+    for shape, system, (got, *scans) in zip(SHAPES, systems, solved):
+        got = np.asarray(got)
+        matrix = dense(*map(np.asarray, system[:3]))
+        expected = np.linalg.solve(matrix, np.asarray(system[3])[..., None])[..., 0]
+        np.testing.assert_allclose(got, expected, rtol=tol, atol=tol, err_msg=f"shape {shape}")
+        for kernel, scan in zip(kernels[1:], scans):
+            np.testing.assert_allclose(got, np.asarray(scan), rtol=tol, atol=tol,
+                                       err_msg=f"shape {shape}, {kernel.__name__}")  # fmt: skip
 
 
 def test_gpu_kernel_two_by_two_singular_is_not_finite():
@@ -81,19 +87,24 @@ def _pallas(kernel, *system):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("shape", PALLAS_SHAPES, ids=str)
 @pytest.mark.parametrize("kernel", list(PALLAS))
-def test_pallas_kernel_matches_dense_solve_and_its_scan_kernel(kernel, shape, dtype):
-    rng = np.random.default_rng(shape[-1] * 10 + len(shape))
-    system = _dominant_system(rng, shape, dtype)
-    got = _pallas(kernel, *system)
-    matrix = dense(*map(np.asarray, system[:3]))
-    expected = np.linalg.solve(matrix, np.asarray(system[3])[..., None])[..., 0]
+def test_pallas_kernel_matches_dense_solve_and_its_scan_kernel(kernel, dtype):
+    """Every shape of `PALLAS_SHAPES` in one compiled program per kernel and dtype; a
+    failure names its shape."""
+    systems = [_dominant_system(np.random.default_rng(shape[-1] * 10 + len(shape)), shape, dtype)
+               for shape in PALLAS_SHAPES]  # fmt: skip
+    pallas, scan = PALLAS[kernel]
+    solved = jax.jit(lambda systems: [(pallas(*s, interpret=True), scan(*s))
+                                      for s in systems])(systems)  # fmt: skip
     tol = 1e-5 if dtype == np.float32 else 1e-12
-    np.testing.assert_allclose(got, expected, rtol=tol, atol=tol)
-    # The same recurrences in the same order as the scan: equal to rounding.
-    scan = np.asarray(PALLAS[kernel][1](*system))
-    np.testing.assert_allclose(got, scan, rtol=4 * np.finfo(dtype).eps, atol=0)
+    for shape, system, (got, by_scan) in zip(PALLAS_SHAPES, systems, solved):
+        got = np.asarray(got)
+        matrix = dense(*map(np.asarray, system[:3]))
+        expected = np.linalg.solve(matrix, np.asarray(system[3])[..., None])[..., 0]
+        np.testing.assert_allclose(got, expected, rtol=tol, atol=tol, err_msg=f"shape {shape}")
+        # The same recurrences in the same order as the scan: equal to rounding.
+        np.testing.assert_allclose(got, np.asarray(by_scan), rtol=4 * np.finfo(dtype).eps,
+                                   atol=0, err_msg=f"shape {shape}, against the scan")  # fmt: skip
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -14,15 +14,15 @@ import splines
 RTOL = 1e-12
 
 
-def close(ours, ref, rtol=RTOL, floor=1e-300):
+def close(ours, ref, rtol=RTOL, floor=1e-300, what=""):
     """Max error ≤ rtol × the reference's largest magnitude (at least ``floor``)."""
     ours, ref = np.asarray(ours), np.asarray(ref)
-    assert ours.shape == ref.shape
-    assert (np.isnan(ours) == np.isnan(ref)).all()
+    assert ours.shape == ref.shape, (what, ours.shape, ref.shape)
+    assert (np.isnan(ours) == np.isnan(ref)).all(), what
     finite = ~np.isnan(ref)
     scale = max(np.max(np.abs(ref[finite]), initial=0.0), floor)
     error = np.max(np.abs(ours[finite] - ref[finite]), initial=0.0) / scale
-    assert error <= rtol, error
+    assert error <= rtol, (what, error)
 
 
 def random_ppoly(degree=3, m=5, columns=(), descending=False, complex_=False, seed=0):
@@ -58,13 +58,20 @@ def pair(request):
     return splines.PPoly(c, x), si.PPoly(c, x)
 
 
-@pytest.mark.parametrize("extrapolate", [None, True, False, "periodic"])
-def test_values_and_derivatives(pair, extrapolate):
+EXTRAPOLATE = [None, True, False, "periodic"]
+
+
+def test_values_and_derivatives(pair):
+    """Orders 0, 1, 2 and 4 (one search) with every `extrapolate`: all in one compiled
+    program (the PPoly is a pytree argument of jit; compiling dominates)."""
     ours, ref = pair
     x = queries(ref.x, extra=4.0)
     orders = (0, 1, 2, 4)
-    for nu, mine in zip(orders, ours(x, orders, extrapolate=extrapolate)):  # one search
-        close(mine, ref(x, nu, extrapolate=extrapolate))
+    every = jax.jit(lambda p, x: [p(x, orders, extrapolate=e) for e in EXTRAPOLATE])(ours, x)
+    for extrapolate, stacked in zip(EXTRAPOLATE, every):
+        for nu, mine in zip(orders, stacked):
+            close(mine, ref(x, nu, extrapolate=extrapolate),
+                  what=f"extrapolate={extrapolate!r}, nu={nu}")  # fmt: skip
 
 
 def test_attributes_are_scipys(pair):
@@ -76,29 +83,44 @@ def test_attributes_are_scipys(pair):
 
 
 def test_derivative_and_antiderivative_pieces(pair):
+    """The methods' pieces and values, computed in one compiled program (the PPoly is a
+    pytree argument of jit, and so are the PPolys the methods return)."""
     ours, ref = pair
     x = queries(ref.x)
     past_degree = ref.c.shape[0] + 1
-    for nu in (1, past_degree):
-        mine, theirs = ours.derivative(nu), ref.derivative(nu)
-        assert isinstance(mine, splines.PPoly)
-        close(mine.c, theirs.c)
-        close(mine(x), theirs(x))
-    mine, theirs = ours.antiderivative(2), ref.antiderivative(2)
-    close(mine.c, theirs.c, 1e-11)
-    close(mine(x), theirs(x), 1e-11)
-    close(mine.derivative(2)(x), ours(x))  # derivative undoes antiderivative
-    close(ours.derivative(-1)(x), ref.antiderivative()(x), 1e-11)
+
+    @jax.jit
+    def methods(p, x):
+        derivatives = [p.derivative(nu) for nu in (1, past_degree)]
+        anti = p.antiderivative(2)
+        return ([(d, d.c, d(x)) for d in derivatives], (anti.c, anti(x)),
+                anti.derivative(2)(x), p(x), p.derivative(-1)(x))  # fmt: skip
+
+    derivatives, (anti_c, anti_x), undone, values, minus_one = methods(ours, x)
+    for nu, (mine, mine_c, mine_x) in zip((1, past_degree), derivatives):
+        theirs = ref.derivative(nu)
+        assert isinstance(mine, splines.PPoly), nu
+        close(mine_c, theirs.c, what=f"derivative({nu}).c")
+        close(mine_x, theirs(x), what=f"derivative({nu})(x)")
+    theirs = ref.antiderivative(2)
+    close(anti_c, theirs.c, 1e-11, what="antiderivative(2).c")
+    close(anti_x, theirs(x), 1e-11, what="antiderivative(2)(x)")
+    close(undone, values, what="derivative undoes antiderivative")
+    close(minus_one, ref.antiderivative()(x), 1e-11, what="derivative(-1)")
 
 
 BOUNDS = [(-0.5, 2.5), (2.5, -0.5), (-4.0, 7.0), (0.1, 0.1), (-9.0, -3.0)]
 
 
-@pytest.mark.parametrize("extrapolate", [True, False])
-def test_integrate(pair, extrapolate):
+def test_integrate(pair):
+    """Every bound pair, extending the end pieces or not: one compiled program."""
     ours, ref = pair
-    for a, b in BOUNDS:
-        close(ours.integrate(a, b, extrapolate), ref.integrate(a, b, extrapolate), 1e-11)
+    modes = (True, False)
+    integrals = jax.jit(lambda p: [[p.integrate(a, b, e) for a, b in BOUNDS] for e in modes])(ours)
+    for extrapolate, row in zip(modes, integrals):
+        for (a, b), mine in zip(BOUNDS, row):
+            close(mine, ref.integrate(a, b, extrapolate), 1e-11,
+                  what=f"integrate({a}, {b}, extrapolate={extrapolate})")  # fmt: skip
 
 
 def per_polynomial(roots, ndim):

@@ -487,13 +487,21 @@ def test_ppoly_degrees_and_trailing_axes(degree, m, descending):
     ours, ref = PPoly(c, x, axis=1), si.PPoly(c, x, axis=1)
     q = np.array([-1.0, 0.0, 0.3, 1.0, 2.0, 3.0, 4.0])
     orders = (0, 1, degree, degree + 1)
-    for extrapolate in (True, False, "periodic"):
-        for nu, got in zip(orders, ours(q, orders, extrapolate)):
+    modes = (True, False, "periodic")
+
+    @jax.jit  # every method in one compiled program (the PPoly is a pytree argument)
+    def methods(p, q):
+        return ([p(q, orders, e) for e in modes], p.c, p.derivative(degree + 2).c,
+                p.antiderivative(2)(q), p.integrate(-0.5, 3.7))  # fmt: skip
+
+    values, c_, derivative_c, anti, integral = methods(ours, q)
+    for extrapolate, stacked in zip(modes, values):
+        for nu, got in zip(orders, stacked):
             close(got, ref(q, nu, extrapolate), 1e-10)
-    close(ours.c, ref.c, 1e-10)
-    close(ours.derivative(degree + 2).c, ref.derivative(degree + 2).c)
-    close(ours.antiderivative(2)(q), ref.antiderivative(2)(q), 1e-10)
-    close(ours.integrate(-0.5, 3.7), ref.integrate(-0.5, 3.7), 1e-10)
+    close(c_, ref.c, 1e-10)
+    close(derivative_c, ref.derivative(degree + 2).c)
+    close(anti, ref.antiderivative(2)(q), 1e-10)
+    close(integral, ref.integrate(-0.5, 3.7), 1e-10)
 
 
 @pytest.mark.parametrize("nu", [-2])
@@ -520,16 +528,27 @@ def test_discontinuous_ppoly_on_breakpoints_seam_and_bounds(descending):
     x = x[::-1].copy() if descending else x
     ours, ref = PPoly(c, x), si.PPoly(c, x)
     q = np.array([-1.0, 0.0, 1.0, 2.5, 3.0, 4.0, 6.0, -3.0, 0.5, 2.75])
-    for extrapolate in (True, False, "periodic"):
-        for nu, got in enumerate(ours(q, (0, 1, 2), extrapolate)):
+    modes = (True, False, "periodic")
+    bounds = [(0.5, 2.7), (2.7, 0.5), (5.0, -1.0), (1.0, 1.0)]
+
+    @jax.jit  # values, integrals and antiderivatives in one compiled program
+    def methods(p, q):
+        return ([p(q, (0, 1, 2), e) for e in modes],
+                [[p.integrate(a, b, e) for e in (True, False)] for a, b in bounds],
+                p.antiderivative()(x[0]), p.antiderivative(3).c)  # fmt: skip
+
+    values, integrals, anchor, anti_c = methods(ours, q)
+    for extrapolate, stacked in zip(modes, values):
+        for nu, got in enumerate(stacked):
             close(got, ref(q, nu, extrapolate))
+        # Roots eagerly: scipy's arrays (a root count is data).
         same_roots(ours.roots(extrapolate=extrapolate), ref.roots(extrapolate=extrapolate))
         same_roots(ours.solve(0.3, False, extrapolate), ref.solve(0.3, False, extrapolate))
-    for a, b in [(0.5, 2.7), (2.7, 0.5), (5.0, -1.0), (1.0, 1.0)]:
-        for extrapolate in (True, False):
-            close(ours.integrate(a, b, extrapolate), ref.integrate(a, b, extrapolate))
-    assert abs(float(ours.antiderivative()(x[0]))) <= 1e-15  # scipy's anchor: its first breakpoint
-    close(ours.antiderivative(3).c, ref.antiderivative(3).c)
+    for (a, b), row in zip(bounds, integrals):
+        for extrapolate, got in zip((True, False), row):
+            close(got, ref.integrate(a, b, extrapolate))
+    assert abs(float(anchor)) <= 1e-15  # scipy's anchor: its first breakpoint
+    close(anti_c, ref.antiderivative(3).c)
     close(ours.x, ref.x)
     periodic = PPoly(c, x, extrapolate="periodic")
     assert periodic.antiderivative().extrapolate is False

@@ -262,8 +262,13 @@ def test_gradients_forward_reverse_and_implicit():
     tangency = np.flatnonzero(value[1] == x[2] + (x[3] - x[2]) / 2)
     assert tangency.size == 1
     padding = np.isnan(value)
-    for jacobian in (jax.jacrev, jax.jacfwd):
-        derivatives = jax.jit(jacobian(roots, argnums=(0, 1, 2)))(coef, x, y)
+
+    @jax.jit  # reverse and forward mode in one compiled program
+    def jacobians(coef, x, y):
+        return [jacobian(roots, argnums=(0, 1, 2))(coef, x, y)
+                for jacobian in (jax.jacrev, jax.jacfwd)]  # fmt: skip
+
+    for derivatives in jacobians(coef, x, y):
         for d, e in zip(derivatives, expected):
             np.testing.assert_allclose(d[0, 0], e, rtol=1e-10, atol=1e-13)
             assert np.all(d[padding] == 0)

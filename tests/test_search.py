@@ -34,17 +34,33 @@ def queries(breaks, rng, dtype):
     return np.concatenate([inside, breaks, neighbours, special]).astype(dtype)
 
 
-@pytest.mark.parametrize("right_closed", [False, True], ids=["left-closed", "right-closed"])
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("kernel", list(KERNELS))
-def test_each_kernel_finds_numpys_piece(kernel, n, dtype, right_closed):
-    rng = np.random.default_rng(n)
-    breaks = np.sort(rng.uniform(-3, 5, n)).astype(dtype)
-    x = queries(breaks, rng, dtype)
-    j = KERNELS[kernel](jnp.asarray(x), jnp.asarray(breaks), right_closed=right_closed)
-    assert j.dtype == jnp.int32
-    np.testing.assert_array_equal(j, reference(x, breaks, right_closed))
+def test_each_kernel_finds_numpys_piece(kernel):
+    """Every size, both dtypes, both closures: one compiled program per kernel (the cases
+    differ in shapes only, and compiling dominates); a failure names its cases."""
+    cases = {}
+    for n in SIZES:
+        for dtype in (np.float32, np.float64):
+            rng = np.random.default_rng(n)
+            breaks = np.sort(rng.uniform(-3, 5, n)).astype(dtype)
+            cases[f"n={n} {dtype.__name__}"] = (queries(breaks, rng, dtype), breaks)
+    search = KERNELS[kernel]
+
+    @jax.jit
+    def run(cases):
+        return {name: [search(x, breaks, right_closed=rc) for rc in (False, True)]
+                for name, (x, breaks) in cases.items()}  # fmt: skip
+
+    failures = []
+    for name, found in run(cases).items():
+        x, breaks = cases[name]
+        for right_closed, j in zip((False, True), found):
+            what = f"{name} {'right' if right_closed else 'left'}-closed"
+            if j.dtype != jnp.int32:
+                failures.append(f"{what}: dtype {j.dtype}")
+            elif not np.array_equal(j, reference(x, breaks, right_closed)):
+                failures.append(f"{what}: {np.asarray(j)} != {reference(x, breaks, right_closed)}")
+    assert not failures, "\n".join(failures)
 
 
 @pytest.mark.parametrize("kernel", list(KERNELS))

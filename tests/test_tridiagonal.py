@@ -316,15 +316,19 @@ def test_hessian_and_grad_of_grad_match_finite_differences(kind):
            - f(theta - eye[i] + eye[j]) + f(theta - eye[i] - eye[j])) / (4 * h * h)
           for j in range(p)] for i in range(p)]
     )  # fmt: skip
-    hess = np.asarray(jax.jit(jax.hessian(g))(theta))
+    v = rng.normal(size=p)
+
+    @jax.jit  # the three second-order programs compiled as one
+    def second_order(theta, v):
+        hvp = jax.grad(lambda t: jnp.vdot(jax.grad(g)(t), v))(theta)
+        return jax.hessian(g)(theta), hvp, jax.jacrev(jax.grad(g))(theta)
+
+    hess, hvp, jac_rev_rev = (np.asarray(a) for a in second_order(theta, v))
     np.testing.assert_allclose(hess, h_fd, rtol=0, atol=1e-6)
     np.testing.assert_allclose(hess, hess.T, rtol=0, atol=1e-12)
     # grad-of-grad (reverse over reverse): a Hessian-vector product.
-    v = rng.normal(size=p)
-    hvp = jax.jit(jax.grad(lambda t: jnp.vdot(jax.grad(g)(t), v)))(theta)
     np.testing.assert_allclose(hvp, h_fd @ v, rtol=0, atol=1e-5)
     # Reverse-over-reverse full matrix agrees with forward-over-reverse.
-    jac_rev_rev = jax.jit(jax.jacrev(jax.grad(g)))(theta)
     np.testing.assert_allclose(jac_rev_rev, hess, rtol=1e-12, atol=1e-12)
 
 
@@ -478,8 +482,11 @@ CASES = [("tridiagonal", a) for a in IN_AXES] + [
 def test_vmap_equals_loop(kind, in_axes):
     solve, _, cyclic = SOLVES[kind]
     args = _batched_args(np.random.default_rng(23), 6, in_axes, cyclic=cyclic)
-    # Eager vmap: every case batches to the same primitive operand shapes.
-    out = jax.vmap(solve, in_axes=in_axes)(*args)
+    # Eager vmap of the primitive: every case batches to the same operand shapes.  The
+    # cyclic solve (many small operations) is jitted as a whole: one compile, not one per
+    # operation; it batches through the same primitive.
+    vmapped = jax.vmap(solve, in_axes=in_axes)
+    out = (jax.jit(vmapped) if cyclic else vmapped)(*args)
     expected = loop_vmap(JITTED[kind], in_axes, args)
     assert out.shape == expected.shape == (3, 2, 6)
     np.testing.assert_allclose(out, expected, rtol=1e-13, atol=1e-14)
@@ -910,16 +917,18 @@ def test_pivoting_must_be_a_python_bool(kind, bad):
 
 @pytest.mark.parametrize("pivoting", [True, False])
 def test_cyclic_zero_diag0_is_solved(pivoting):
-    # Nonsingular, diag[0] = 0: γ = −diag[0] used to divide by zero here.
+    # Nonsingular, diag[0] = 0: γ = −diag[0] used to divide by zero here.  Jitted as a
+    # whole (the cyclic solve is many small operations; eager calls: the value tests).
+    solve = jax.jit(functools.partial(cyclic_tridiagonal_solve, pivoting=pivoting))
     args = [np.ones(3), np.array([0.0, 3, 3]), np.ones(3), np.array([1.0, 2.0, 3.0])]
     a = dense_cyclic(*args[:3])
-    x = cyclic_tridiagonal_solve(*args, pivoting=pivoting)
+    x = solve(*args)
     np.testing.assert_allclose(x, np.linalg.solve(a, args[3]), rtol=1e-14, atol=1e-15)
     # diag[0] = 0 and both corners 0 (γ = −1), in f32 too.
     args = [np.array([0.0, 1, 2, 1]), np.array([0.0, 3, 3, 4]), np.array([1.0, 1, 1, 0]),
             np.array([1.0, 2, 3, 4])]  # fmt: skip
     for dtype, rel in ((np.float64, 1e-14), (np.float32, 1e-6)):
-        x = cyclic_tridiagonal_solve(*(v.astype(dtype) for v in args), pivoting=pivoting)
+        x = solve(*(v.astype(dtype) for v in args))
         assert x.dtype == dtype
         assert_rel(x, np.linalg.solve(dense_cyclic(*args[:3]), args[3]), rel)
 

@@ -47,7 +47,6 @@ import pytest
 import scipy.interpolate as si
 from jax.test_util import check_grads
 
-import splines
 from _compiles import compiles
 from _lowered import lowered_text
 from splines import Interpolator1D, approx_df, interp1d

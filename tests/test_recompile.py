@@ -13,7 +13,6 @@ argument of the same dtype and shape, which share one compiled program.)  Each t
 (or knot count) meant for it alone; at most one call may compile.
 """
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest

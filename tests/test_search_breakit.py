@@ -318,7 +318,6 @@ def test_knots_whose_span_overflows(method, dtype):
     big = np.finfo(dtype).max / 2 * 1.5
     xp, fp = np.array([-big, big], dtype), np.array([0.0, 1.0], dtype)
     x = np.array([-big, 0.0, big], dtype)
-    expected = {"linear": [0.0, 0.5, 1.0], "nearest": [0.0, 0.0, 1.0]}[method]
     with pytest.raises(ValueError, match="overflows"):
         splines.interp1d(x, xp, fp, method=method)
     traced = jax.jit(lambda x, xp, fp: splines.interp1d(x, xp, fp, method=method))

@@ -11,8 +11,11 @@ the bands aligned to the row they sit in:
 The batch axes are kept, not flattened: merging them would make a batch
 sharded along a minor axis all-gather before the solve (tests/test_sharding.py).
 
-Rows ``n … N-1`` are decoupled identity rows (a = c = d = 0, b = 1, so x = 0)
-that make N a multiple of the scan's unroll factor: a scan whose length is not
+Rows ``0 … N-n-1`` are decoupled identity rows (a = c = d = 0, b = 1, so x = 0)
+that make N a multiple of the scan's unroll factor.  They come first: the forward
+sweep leaves them as it found its start (c' = d' = 0), and the backward sweep
+reaches them only after every row of the system, so a non-finite solution
+(0 · inf = NaN in a pad row) cannot flow back into it.  A scan whose length is not
 a multiple of its unroll is not compiled by XLA:CPU into one native call and
 costs ~50 µs more per solve.  The end rows and the padding are built by
 concatenation and `jnp.pad`, never by a scatter (`.at[].set`), which also
@@ -33,7 +36,7 @@ def to_lanes(lower, diag, upper, rhs, row_multiple: int = 1):
     """``(a, b, c, d)``, each ``(N, *batch)`` with N = n rounded up to ``row_multiple``."""
     batch, n = rhs.shape[:-1] or (1,), rhs.shape[-1]
     zero = jnp.zeros(rhs.shape[:-1] + (1,), rhs.dtype)
-    pad = ((0, -n % row_multiple),) + ((0, 0),) * len(batch)
+    pad = ((-n % row_multiple, 0),) + ((0, 0),) * len(batch)  # in front (module docstring)
     return tuple(
         jnp.pad(jnp.reshape(jnp.moveaxis(v, -1, 0), (n,) + batch), pad, constant_values=fill)
         for v, fill in (
@@ -46,5 +49,5 @@ def to_lanes(lower, diag, upper, rhs, row_multiple: int = 1):
 
 
 def from_lanes(x, batch: tuple[int, ...], n: int):
-    """The first n rows of an ``(N, *batch)`` solution, in the ``(*batch, n)`` layout."""
-    return jnp.moveaxis(jnp.reshape(x[:n], (n,) + batch), 0, -1)
+    """The last n rows of an ``(N, *batch)`` solution, in the ``(*batch, n)`` layout."""
+    return jnp.moveaxis(jnp.reshape(x[x.shape[0] - n :], (n,) + batch), 0, -1)

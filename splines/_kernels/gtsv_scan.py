@@ -17,7 +17,7 @@ step i reads original row i.  Of the two, the row with the larger
 The pivot row is row i-1 of U (upper triangular, two superdiagonals), stored
 divided by its pivot, ``x_{i-1} + s1 x_i + s2 x_{i+1} = t``:
 
-    s1 = P1 / P0,   s2 = P2 / P0,   t = PR / P0         (one reciprocal 1/P0)
+    s1 = P1 / P0,   s2 = P2 / P0,   t = PR / P0
 
 and x_{i-1} leaves the other row (multiplier ``O0 / P0``, at most 1 in
 magnitude: partial pivoting's growth bound), giving the next current row
@@ -35,14 +35,15 @@ Backward sweep (x_N = x_{N+1} = 0 beyond the end):
     x_{N-1} = r / p,    x_i = t_i − s1_i x_{i+1} − s2_i x_{i+2}    (i = N-2 … −1).
 
 Branch-free: the pivot, the multiplier's numerator and the rows are picked by
-`jnp.where` selects, and the one division is by the chosen pivot
-(``1 / where(swap, a_i, p)``), so an unchosen candidate is never divided by.
+`jnp.where` selects, and the divisions are by the chosen pivot
+(``where(swap, a_i, p)``), so an unchosen candidate is never divided by.
+They are divisions, as in dgtsv, not products with a reciprocal 1/P0: a pivot
+above 1/FLT_MIN (8.5e37 in f32, 4.5e307 in f64) has a subnormal reciprocal,
+which XLA:CPU flushes to 0, and the system would solve to 0.
 Terms known to be 0 (P2 without a swap, O2 with one) are not computed.
 In exact arithmetic A is singular exactly when some pivot P0 is 0 (both
-candidates for it are 0); then 1/P0 = inf makes that row's t non-finite and
-with it the solution: inf/NaN, never a plausible number.  (A pivot below the
-smallest normal number, ~2e-308 in f64 / ~1e-38 in f32, may also overflow
-its reciprocal where dgtsv's division would not.)
+candidates for it are 0); then P1 / 0 makes that row non-finite and with it
+the solution: inf/NaN, never a plausible number.
 """
 
 import jax
@@ -75,11 +76,11 @@ def eliminate(current, row):
     p, q, r = current
     a, b, c, d = row
     swap = jnp.abs(p) < jnp.abs(a)
-    inv = 1 / jnp.where(swap, a, p)  # 1 / P0
+    pivot = jnp.where(swap, a, p)  # P0; divided by, never inverted (module docstring)
     o0 = jnp.where(swap, p, a)
-    s1 = jnp.where(swap, b, q) * inv
-    s2 = jnp.where(swap, c * inv, 0)  # P2 = 0 without a swap
-    t = jnp.where(swap, d, r) * inv
+    s1 = jnp.where(swap, b, q) / pivot
+    s2 = jnp.where(swap, c / pivot, 0)  # P2 = 0 without a swap
+    t = jnp.where(swap, d, r) / pivot
     p_new = jnp.where(swap, q, b) - o0 * s1
     q_new = jnp.where(swap, -p * s2, c)  # O2 = 0 with a swap, s2 = 0 without
     r_new = jnp.where(swap, r, d) - o0 * t

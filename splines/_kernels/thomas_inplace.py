@@ -8,7 +8,10 @@ The recurrences are `thomas_scan`'s (its `eliminate` step): rows
     forward  (i = 0 … n-1):  c'_i, d'_i = eliminate((c'_{i-1}, d'_{i-1}), column i)
     backward (i = n-1 … 0):  x_i = d'_i − c'_i x_{i+1}            (x_n = 0)
 
-Why a second kernel for the same arithmetic (bit for bit the same results):
+Why a second kernel for the same arithmetic (bit for bit the same results for
+real data, non-finite ones included; complex results may differ in the last
+bit, as XLA:CPU compiles the complex products of the scan's unrolled body
+differently):
 XLA:CPU runs a compiled program as a graph of "thunks" (one per fusion, copy,
 loop, ...) and, when several are ready at once, hands half of them to its
 worker threads; the call then waits for a worker's wake-up, ~100 µs on a

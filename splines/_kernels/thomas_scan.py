@@ -38,8 +38,11 @@ def eliminate(previous, row):
     """
     c_prev, d_prev = previous
     a, b, c, d = row
-    inv_w = 1 / (b - a * c_prev)
-    return c * inv_w, (d - a * d_prev) * inv_w
+    # Two divisions, not one reciprocal 1/w and two products: for |w| above
+    # 1/FLT_MIN (8.5e37 in f32) the reciprocal is subnormal, XLA:CPU flushes it
+    # to 0, and a well-conditioned system would silently solve to x = 0.
+    w = b - a * c_prev
+    return c / w, (d - a * d_prev) / w
 
 
 @jax.jit

@@ -17,6 +17,7 @@ each axis with its own derivative order and 1/h_a factors, as in 1-D.  The
 same formulas in the same order as a fit of every cell: the same numbers.
 """
 
+import math
 from functools import partial
 from typing import NamedTuple
 
@@ -112,7 +113,7 @@ def _gather_corners(nodes, breaks: tuple, cells):
     """
     d = len(breaks)
     counts = [2 if nodes.shape[a] == breaks[a].shape[0] else 1 for a in range(d)]
-    flat = jnp.reshape(nodes, (-1,) + nodes.shape[d:])
+    flat = jnp.reshape(nodes, (math.prod(nodes.shape[:d]),) + nodes.shape[d:])  # k may be 0
     strides = np.cumprod((1,) + nodes.shape[d - 1 : 0 : -1])[::-1]  # row-major, per axis
     index = sum(cell.index[:, None] * int(stride) for cell, stride in zip(cells, strides))
     gathered = take_pieces(flat, index + _corner_offsets(counts, strides))  # (m, ∏c_a, k, s)

@@ -1,0 +1,62 @@
+"""The notebooks (`notebooks/`) run from top to bottom, at their small size.
+
+Each executes in a fresh kernel on its committed source (`notebooks/run.py`), with
+its figures sent to a temporary folder: the committed notebooks and figures are
+not touched.  A notebook's own assertions (accuracy against scipy, gradients,
+sharded == unsharded, ...) make a failure here a failure of the library, not only
+of the prose.  The committed copies must carry their outputs, and the README must
+link each notebook and show figures that exist.
+"""
+
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).parents[1]
+sys.path.insert(0, str(ROOT / "notebooks"))
+
+from run import NOTEBOOKS, execute  # noqa: E402
+
+NAMES = ["01_quickstart", "02_gradient_descent", "03_batches", "04_benchmarks"]
+MAIN_FIGURES = {  # the figure of each notebook that the README shows
+    "01_quickstart": "01_methods.png",
+    "02_gradient_descent": "02_recovered_response.png",
+    "03_batches": "03_batch_timings.png",
+    "04_benchmarks": "04_speedup_vs_interpax.png",
+}
+
+
+def test_the_four_notebooks_are_there():
+    assert [p.stem for p in NOTEBOOKS] == NAMES
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_runs_at_small_size(name, tmp_path):
+    notebook = execute(ROOT / "notebooks" / f"{name}.ipynb", "small", figures=tmp_path)
+    errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs
+              if o.output_type == "error"]  # fmt: skip
+    assert not errors, errors
+    assert (tmp_path / MAIN_FIGURES[name]).stat().st_size > 10_000  # a real plot
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_committed_notebook_carries_its_outputs(name):
+    notebook = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
+    cells = [c for c in notebook.cells if c.cell_type == "code"]
+    assert all(c.execution_count for c in cells), "run `python notebooks/run.py` and commit"
+    counts = [c.execution_count for c in cells]
+    assert counts == list(range(1, len(cells) + 1)), f"not run top to bottom: {counts}"
+    assert not [o for c in cells for o in c.outputs if o.output_type == "error"]
+    assert any(o.output_type == "display_data" for c in cells for o in c.outputs), "no plot"
+
+
+def test_readme_links_every_notebook_and_its_figure():
+    readme = (ROOT / "README.md").read_text()
+    for name in NAMES:
+        assert f"(notebooks/{name}.ipynb)" in readme, name
+        assert f"(notebooks/figures/{MAIN_FIGURES[name]})" in readme, name
+    for image in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", readme):
+        assert (ROOT / image).is_file(), image

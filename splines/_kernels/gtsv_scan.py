@@ -37,9 +37,9 @@ Backward sweep (x_N = x_{N+1} = 0 beyond the end):
 Branch-free: the pivot, the multiplier's numerator and the rows are picked by
 `jnp.where` selects, and the divisions are by the chosen pivot
 (``where(swap, a_i, p)``), so an unchosen candidate is never divided by.
-They are divisions, as in dgtsv, not products with a reciprocal 1/P0: a pivot
-above 1/FLT_MIN (8.5e37 in f32, 4.5e307 in f64) has a subnormal reciprocal,
-which XLA:CPU flushes to 0, and the system would solve to 0.
+In float32 they are divisions, as in dgtsv: a pivot above 1/FLT_MIN (8.5e37)
+has a subnormal reciprocal, which XLA:CPU flushes to 0, and the system would
+solve to 0; float64 multiplies by 1/P0 (`thomas_scan.divides` says why).
 Terms known to be 0 (P2 without a swap, O2 with one) are not computed.
 In exact arithmetic A is singular exactly when some pivot P0 is 0 (both
 candidates for it are 0); then P1 / 0 makes that row non-finite and with it
@@ -51,6 +51,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from . import _lanes
+from .thomas_scan import divides
 
 # Unroll factor of both sweeps, measured on CPU (the unroll sweep of
 # `python -m benchmarks.suites.tridiagonal --unroll-sweep`,
@@ -76,11 +77,14 @@ def eliminate(current, row):
     p, q, r = current
     a, b, c, d = row
     swap = jnp.abs(p) < jnp.abs(a)
-    pivot = jnp.where(swap, a, p)  # P0; divided by, never inverted (module docstring)
+    pivot = jnp.where(swap, a, p)  # P0
+    if divides(pivot.dtype):  # float32: see `thomas_scan.divides`
+        s1, s2, t = jnp.where(swap, b, q) / pivot, c / pivot, jnp.where(swap, d, r) / pivot
+    else:
+        inv = 1 / pivot
+        s1, s2, t = jnp.where(swap, b, q) * inv, c * inv, jnp.where(swap, d, r) * inv
+    s2 = jnp.where(swap, s2, 0)  # P2 = 0 without a swap
     o0 = jnp.where(swap, p, a)
-    s1 = jnp.where(swap, b, q) / pivot
-    s2 = jnp.where(swap, c / pivot, 0)  # P2 = 0 without a swap
-    t = jnp.where(swap, d, r) / pivot
     p_new = jnp.where(swap, q, b) - o0 * s1
     q_new = jnp.where(swap, -p * s2, c)  # O2 = 0 with a swap, s2 = 0 without
     r_new = jnp.where(swap, r, d) - o0 * t

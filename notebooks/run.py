@@ -1,13 +1,13 @@
 """Execute the notebooks: ``python notebooks/run.py [--size small|full] [NAME ...]``.
 
-By hand (``--size full``, the default) each notebook runs in place: its outputs
-and its figures (``notebooks/figures/``) are rewritten, ready to commit.  The
-test suite calls `execute` at ``small`` size on a copy, with the figures sent
-to a temporary folder, so a test run never touches the committed files.
+``--size full`` (the default) runs each notebook in place: its outputs and its
+figures (``notebooks/figures/``) are rewritten, ready to commit.  ``--size
+small`` only checks that they run: nothing committed is written (figures go to
+a temporary folder).  The test suite calls `execute` the same way.
 
 A notebook reads its size from ``SPLINES_NOTEBOOK_SIZE`` and where to save
-figures from ``SPLINES_NOTEBOOK_FIGURES``; it runs with ``notebooks/`` as its
-working directory.
+figures from ``SPLINES_NOTEBOOK_FIGURES`` (unset, as in a Jupyter session: it
+saves none); it runs with ``notebooks/`` as its working directory.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -36,7 +37,7 @@ def execute(path: Path, size: str = "full", figures: Path | None = None,
     saved = {name: os.environ.get(name) for name in environment}
     os.environ.update(environment)  # the kernel inherits this process's environment
     try:
-        NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+        NotebookClient(notebook, timeout=timeout, kernel_name="python3", record_timing=False,
                        resources={"metadata": {"path": str(HERE)}}).execute()
     finally:
         for name, value in saved.items():
@@ -49,10 +50,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--size", choices=SIZES, default="full")
     parser.add_argument("names", nargs="*", help="notebooks to run (default: all)")
     args = parser.parse_args(argv)
-    paths = [HERE / n for n in args.names] if args.names else NOTEBOOKS
+    paths = [(HERE / n).with_suffix(".ipynb") for n in args.names] if args.names else NOTEBOOKS
     for path in paths:
         print(f"running {path.name} ({args.size}) ...", flush=True)
-        nbformat.write(execute(path, args.size), path)
+        if args.size == "full":
+            nbformat.write(execute(path, "full"), path)
+        else:  # a check: the committed notebook and figures stay as they are
+            with tempfile.TemporaryDirectory() as figures:
+                execute(path, args.size, Path(figures))
 
 
 if __name__ == "__main__":

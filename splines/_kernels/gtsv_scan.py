@@ -42,8 +42,10 @@ has a subnormal reciprocal, which XLA:CPU flushes to 0, and the system would
 solve to 0; float64 multiplies by 1/P0 (`thomas_scan.divides` says why).
 Terms known to be 0 (P2 without a swap, O2 with one) are not computed.
 In exact arithmetic A is singular exactly when some pivot P0 is 0 (both
-candidates for it are 0); then P1 / 0 makes that row non-finite and with it
-the solution: inf/NaN, never a plausible number.
+candidates for it are 0); then P1 / 0 (or 1/0) makes that row non-finite and
+with it the solution: inf/NaN, never a plausible number.  (In float64, a pivot
+below the smallest normal number, ~2e-308, may also overflow its reciprocal
+where dgtsv's division would not.)
 """
 
 import jax

@@ -236,7 +236,7 @@ def test_complex_bands_inplace_vs_scan(dtype):
 
 
 # Found here as a defect (1/w flushed to 0: x = 0 for a well-conditioned system with
-# entries > 1/FLT_MIN) and fixed for float32: the kernels divide (`thomas_scan.divides`).
+# entries > 1/FLT_MIN) and fixed for float32: the kernels divide (`thomas_scan.divider`).
 # float64 keeps the reciprocal (a division there makes the loop ~20x slower), so entries
 # above 4.5e307 still flush: a documented limit.
 F64_FLUSH = pytest.mark.xfail(strict=True, reason="float64 kernels multiply by 1/w (speed): "

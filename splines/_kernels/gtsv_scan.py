@@ -39,7 +39,7 @@ Branch-free: the pivot, the multiplier's numerator and the rows are picked by
 (``where(swap, a_i, p)``), so an unchosen candidate is never divided by.
 In float32 they are divisions, as in dgtsv: a pivot above 1/FLT_MIN (8.5e37)
 has a subnormal reciprocal, which XLA:CPU flushes to 0, and the system would
-solve to 0; float64 multiplies by 1/P0 (`thomas_scan.divides` says why).
+solve to 0; float64 multiplies by 1/P0 (`thomas_scan.divider` says why).
 Terms known to be 0 (P2 without a swap, O2 with one) are not computed.
 In exact arithmetic A is singular exactly when some pivot P0 is 0 (both
 candidates for it are 0); then P1 / 0 (or 1/0) makes that row non-finite and
@@ -53,7 +53,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from . import _lanes
-from .thomas_scan import divides
+from .thomas_scan import divider
 
 # Unroll factor of both sweeps, measured on CPU (the unroll sweep of
 # `python -m benchmarks.suites.tridiagonal --unroll-sweep`,
@@ -79,14 +79,11 @@ def eliminate(current, row):
     p, q, r = current
     a, b, c, d = row
     swap = jnp.abs(p) < jnp.abs(a)
-    pivot = jnp.where(swap, a, p)  # P0
-    if divides(pivot.dtype):  # float32: see `thomas_scan.divides`
-        s1, s2, t = jnp.where(swap, b, q) / pivot, c / pivot, jnp.where(swap, d, r) / pivot
-    else:
-        inv = 1 / pivot
-        s1, s2, t = jnp.where(swap, b, q) * inv, c * inv, jnp.where(swap, d, r) * inv
-    s2 = jnp.where(swap, s2, 0)  # P2 = 0 without a swap
+    per_pivot = divider(jnp.where(swap, a, p))  # x / P0
     o0 = jnp.where(swap, p, a)
+    s1 = per_pivot(jnp.where(swap, b, q))
+    s2 = jnp.where(swap, per_pivot(c), 0)  # P2 = 0 without a swap
+    t = per_pivot(jnp.where(swap, d, r))
     p_new = jnp.where(swap, q, b) - o0 * s1
     q_new = jnp.where(swap, -p * s2, c)  # O2 = 0 with a swap, s2 = 0 without
     r_new = jnp.where(swap, r, d) - o0 * t

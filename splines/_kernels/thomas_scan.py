@@ -31,17 +31,21 @@ def unroll_for(lanes: int) -> int:
     return _UNROLL_ONE_SYSTEM if lanes == 1 else _UNROLL_BATCH
 
 
-def divides(dtype) -> bool:
-    """Whether the kernels divide by a pivot (else: multiply by its reciprocal).
+def divider(pivot):
+    """``x ↦ x / pivot``, the one rule both scan kernels divide by.
 
     A reciprocal of |w| > 1/FLT_MIN (8.5e37 in float32) is subnormal and XLA:CPU
     flushes it to 0: a well-conditioned system would solve to x = 0.  So real
-    floats of at most 32 bits divide.  float64 keeps the reciprocal: a float64
-    division in the loop stops XLA:CPU compiling it into one native call (measured
-    ~20x slower at n = 1e5), and its reciprocal only flushes for |w| > 4.5e307.
+    floats of at most 32 bits divide.  float64 multiplies by ``1 / pivot``: a
+    float64 division in the loop stops XLA:CPU compiling it into one native call
+    (measured ~20x slower at n = 1e5), and its reciprocal only flushes for
+    |w| > 4.5e307.
     """
-    dtype = jnp.dtype(dtype)
-    return jnp.issubdtype(dtype, jnp.floating) and dtype.itemsize <= 4
+    dtype = jnp.dtype(pivot.dtype)
+    if jnp.issubdtype(dtype, jnp.floating) and dtype.itemsize <= 4:
+        return lambda x: x / pivot
+    inverse = 1 / pivot
+    return lambda x: x * inverse
 
 
 def eliminate(previous, row):
@@ -51,11 +55,8 @@ def eliminate(previous, row):
     """
     c_prev, d_prev = previous
     a, b, c, d = row
-    w = b - a * c_prev
-    if divides(w.dtype):
-        return c / w, (d - a * d_prev) / w
-    inv_w = 1 / w
-    return c * inv_w, (d - a * d_prev) * inv_w
+    per_w = divider(b - a * c_prev)
+    return per_w(c), per_w(d - a * d_prev)
 
 
 @jax.jit

@@ -130,11 +130,15 @@ def _is_complex(value) -> bool:
 
 
 def check_real(value, name: str) -> None:
-    """Raise `TypeError` naming ``name`` unless ``value`` is real and numeric."""
+    """Raise `TypeError` naming ``name`` unless ``value`` is real and numeric.
+
+    Bools are numbers, 0 and 1, as in numpy (``np.interp`` takes bool queries,
+    and values ``fp`` may be bool too): one rule for every argument.
+    """
     kind = dtype_kind(value)
     if kind == "c":
         raise TypeError(f"`{name}` must be real; got the complex {value!r}.")
-    if kind not in "iuf":  # bools, strings, objects
+    if kind not in "biuf":  # strings, objects
         raise TypeError(f"`{name}` must be a real number or array; got {value!r}.")
 
 

@@ -2,6 +2,7 @@
 
 from typing import NamedTuple
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -47,15 +48,16 @@ def prepare_queries(x, real_dtype, name: str = "x"):
     return as_dtype(x, query_dtype(x, real_dtype))
 
 
-def evaluate(x, breaks, coefficients, fill, spec: EvalSpec):
+def evaluate(x, breaks, coefficients, fill, spec: EvalSpec, end=None):
     """The piecewise polynomial at ``x`` (any shape), in numpy's output layout.
 
     ``coefficients``: ``(len(breaks) - 1, k, degree + 1)`` in the local
     coordinate t of each piece (`_hermite`); ``fill``: (below, above) scalars,
-    used only when neither extending nor periodic.  A NaN query — or ±inf under
-    a period, which wraps to NaN — gives NaN whatever the method, order or fill.
-    Several orders share one cell search and one gather of the pieces, and
-    come stacked on a new leading axis.
+    used only when neither extending nor periodic; ``end``: ``(k,)`` values at
+    the last break (`at_last_break`), or None for the last piece's own sum.
+    A NaN query — or ±inf under a period, which wraps to NaN — gives NaN
+    whatever the method, order or fill.  Several orders share one cell search
+    and one gather of the pieces, and come stacked on a new leading axis.
     """
     x_shape = x.shape
     cell = find_cells(jnp.reshape(x, (-1,)), breaks, spec.periodic, spec.right_closed)
@@ -63,10 +65,11 @@ def evaluate(x, breaks, coefficients, fill, spec: EvalSpec):
     local = take_pieces(coefficients, cell.index)
     t = (x[:, None] - start[:, None]) / width
     orders = spec.derivative if isinstance(spec.derivative, tuple) else (spec.derivative,)
-    results = [
-        _outside(derivative_along(local, t, width, x, start, order), x, breaks, fill, spec)
-        for order in orders
-    ]
+    results = [derivative_along(local, t, width, x, start, order) for order in orders]
+    if end is not None:
+        results = [at_last_break(out, x, breaks, end) if order == 0 else out
+                   for out, order in zip(results, orders)]  # fmt: skip
+    results = [_outside(out, x, breaks, fill, spec) for out in results]
     results = [from_columns(out, x_shape, spec.column_shape, spec.axis) for out in results]
     return jnp.stack(results) if isinstance(spec.derivative, tuple) else results[0]
 
@@ -89,11 +92,40 @@ def derivative_along(local, t, width, x, start, order: int):
     return out
 
 
+def last_values(coefficients):
+    """The last piece's values at its end, ``Σ_p c_p`` ``(k,)``: a polynomial's own ``end``."""
+    return horner(coefficients[-1], 1.0, 0)
+
+
+def at_last_break(out, x, breaks, end):
+    """``end`` where a query ``x`` (flat, one per row of ``out``) is on the last break.
+
+    Every other break starts a piece, whose value there is its first
+    coefficient, exactly the data; the last break ends one, and there the sum
+    Σ_p c_p rounds (by hundreds of ulps where slopes are large against the
+    values: a zero at the last knot read as 2e-16, and its root was lost).
+    Derivatives stay the piece's: the one-sided limit, as everywhere else.
+    """
+    return _snap(out, (x == breaks[-1])[:, None], end)
+
+
+@jax.custom_jvp
+def _snap(out, on_end, end):
+    return jnp.where(on_end, end, out)
+
+
+@_snap.defjvp
+def _snap_jvp(primals, tangents):
+    """The tangent of the piece's value: ``end`` only corrects its rounding."""
+    return _snap(*primals), tangents[0]
+
+
 def _outside(out, x, breaks, fill, spec: EvalSpec):
-    """Fill values outside the breaks (unless extending or periodic); NaN at NaN queries."""
+    """Fill values outside the breaks (unless extending or periodic); NaN at queries
+    that have no value (`nan_where_no_value`)."""
     if not (spec.extend or spec.periodic):
         out = fill_outside(out, x, breaks, fill)
-    return nan_at_nan(out, x)
+    return nan_where_no_value(out, x, spec.extend and not spec.periodic)
 
 
 def fill_outside(out, x, breaks, fill):
@@ -103,9 +135,16 @@ def fill_outside(out, x, breaks, fill):
     return jnp.where((x > breaks[-1])[:, None], above, out)
 
 
-def nan_at_nan(out, x):
-    """NaN in every row of ``out`` whose query is NaN."""
-    return jnp.where(jnp.isnan(x)[:, None], jnp.nan, out)
+def nan_where_no_value(out, x, extended: bool = False):
+    """NaN in every row of ``out`` whose query is NaN, or ±inf on ``extended`` ends.
+
+    An extended end piece is a polynomial, which has no value at ±inf (its
+    limit depends on which coefficients are zero, and Horner meets 0 · inf):
+    NaN for every method and order, as scipy.  (Under a period ±inf wraps to
+    NaN; with a fill it is outside, and gets the fill.)
+    """
+    undefined = ~jnp.isfinite(x) if extended else jnp.isnan(x)
+    return jnp.where(undefined[:, None], jnp.nan, out)
 
 
 def _zero_carrying_nan(x, start):

@@ -25,7 +25,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ._evaluate import check_order, derivative_along, fill_outside, nan_at_nan
+from ._evaluate import check_order, derivative_along, fill_outside, nan_where_no_value
+from ._fit_grid import in_axis_units
 from ._layout import from_columns, restore_axis, to_columns
 from ._methods import Method, get_method
 from ._search import find_cells, take_pieces
@@ -81,16 +82,16 @@ def evaluate_grid(queries: tuple, breaks: tuple, nodes, fill, spec: GridEvalSpec
     columns' (after a leading axis of derivatives when stacked).  ``fill``:
     ``(d, 2)`` values below and above each axis, used where that axis neither
     extends nor wraps; a point outside along several axes takes the last such
-    axis' fill.  NaN queries give NaN.  An infinite query on an extended axis
-    may give NaN where 1-D gives ±inf: the sum over the last axis comes first,
-    and the next axis' Horner step can meet inf − inf.
+    axis' fill.  NaN queries give NaN, and so do infinite ones on an extended
+    axis (as in 1-D: `nan_where_no_value`).
     """
     shape = np.broadcast_shapes(*(jnp.shape(q) for q in queries))
     xs = [jnp.reshape(jnp.broadcast_to(q, shape), (-1,)) for q in queries]
     cells = [find_cells(x, b, periodic, spec.right_closed)
              for x, b, periodic in zip(xs, breaks, spec.periodic)]  # fmt: skip
     corners = _gather_corners(nodes, breaks, cells)  # (m, 2 or 1, …, k, slots)
-    widths = jnp.stack([c.width / (b[-1] - b[0]) for c, b in zip(cells, breaks)], axis=-1)
+    cells, corners = _from_last_breaks(cells, corners, breaks)
+    widths = jnp.stack([in_axis_units(c.width, b) for c, b in zip(cells, breaks)], axis=-1)
     build = partial(cell_pieces, get_method(spec.method))
     local = jax.vmap(build)(corners, widths)  # (m, k, p_0, …, p_{d-1})
     results = []
@@ -99,8 +100,8 @@ def evaluate_grid(queries: tuple, breaks: tuple, nodes, fill, spec: GridEvalSpec
         for axis, (x, b) in enumerate(zip(xs, breaks)):
             if not (spec.extend[axis] or spec.periodic[axis]):
                 out = fill_outside(out, x, b, fill[axis])
-        for cell in cells:
-            out = nan_at_nan(out, cell.x)
+        for axis, cell in enumerate(cells):
+            out = nan_where_no_value(out, cell.x, spec.extend[axis] and not spec.periodic[axis])
         results.append(from_columns(out, shape, spec.column_shape, 0))
     return jnp.stack(results) if spec.stacked else results[0]
 
@@ -118,6 +119,29 @@ def _gather_corners(nodes, breaks: tuple, cells):
     index = sum(cell.index[:, None] * int(stride) for cell, stride in zip(cells, strides))
     gathered = take_pieces(flat, index + _corner_offsets(counts, strides))  # (m, ∏c_a, k, s)
     return jnp.reshape(gathered, gathered.shape[:1] + tuple(counts) + gathered.shape[2:])
+
+
+def _from_last_breaks(cells, corners, breaks: tuple):
+    """Cells seen from their far end where a query is on the last break of an axis.
+
+    Every other break starts a cell, where t = 0 leaves exactly the start
+    corner's data; the last break ends one, where the sum over the powers of
+    t = 1 rounds away from the data (a zero read as 2e-16).  Reversing the
+    cell along that axis — its corners swapped, its width negated, so that
+    ``t = (x − end) / (−h)`` is 0 there — is the same polynomial
+    (``p(1 − t)``: the slopes change sign with the width, and the derivatives
+    with the 1/h factors), with the data exact at t = 0.
+    """
+    flipped = []
+    for axis, (cell, b) in enumerate(zip(cells, breaks)):
+        if corners.shape[1 + axis] == 2:  # "nearest" holds one constant per cell
+            on_end = cell.x == b[-1]
+            mask = jnp.reshape(on_end, (-1,) + (1,) * (corners.ndim - 1))
+            corners = jnp.where(mask, jnp.flip(corners, axis=1 + axis), corners)
+            cell = cell._replace(start=jnp.where(on_end, b[-1], cell.start),
+                                 width=jnp.where(on_end, -cell.width, cell.width))  # fmt: skip
+        flipped.append(cell)
+    return flipped, corners
 
 
 def _corner_offsets(counts, strides):

@@ -6,14 +6,14 @@ type selects a program), runs the eager data checks when the inputs are
 concrete, and returns a hashable `FitSpec` plus the `FitArgs` arrays.  `fit`
 is traceable and free of host callbacks and data-dependent control flow.
 
-Scale-free: slopes are in x units, but every product in their equations is
-ordered so that it is a value-sized quantity (``(h · m) · (h / d)``, never
-``h² · m``), and the stored pieces are in local coordinates (`_hermite`), so
-nothing overflows or flushes to zero for knot spans from 1e-30 to 1e30 in f32.
-The one scale that must be representable is that of the slopes, max |Δy| / h
-(values of 1e30 on a span of 1e-30 are not, in f32).  (A
-global rescaling to a unit coordinate does the same but costs ~30 µs per fit
-on XLA:CPU at n = 64: the scale is one scalar that every width waits for.)
+Scale-free: the slope rules give each knot's slope in units of its cell
+(`_slopes._units`), a value-sized number built from value differences and
+ratios of neighbouring widths; dy/dx itself is formed only for `approx_df`.
+The stored pieces are in local coordinates (`_hermite`), so nothing overflows
+or flushes to zero whatever the knots' scale: what must be representable are
+the values, each gap between neighbouring knots and their ratios.  (A global
+rescaling to a unit coordinate would cost a tiny fit half its time on
+XLA:CPU: every width waits for one data-dependent scalar.)
 """
 
 import math
@@ -28,12 +28,14 @@ from ._layout import column_values, normalize_axis, to_columns
 from ._memo import check_once, memoized
 from ._methods import CUBIC_METHODS, Method, get_method
 from ._periodic import close_at_last_knot, fit_periodic
+from ._slopes._units import as_dydx
 from ._validate import (
     check_ends_match_eagerly,
     check_knots_eagerly,
     check_period_eagerly,
     check_values_eagerly,
     check_within_period_eagerly,
+    finite_columns,
     is_concrete,
     knot_eps,
     knots_are_valid,
@@ -246,13 +248,16 @@ def _check_data_eagerly(args: FitArgs, kinds, axis, eps, names: Names) -> Option
 
 
 def fit(args: FitArgs, spec: FitSpec):
-    """Return ``(breaks, coefficients)`` of the interpolant as a piecewise polynomial.
+    """Return ``(breaks, coefficients, end)`` of the interpolant as a piecewise polynomial.
 
     ``coefficients`` has shape ``(len(breaks) - 1, k, degree + 1)``, ascending
-    powers of the local coordinate (see `_hermite`).  With a ``period`` the
+    powers of the local coordinate (see `_hermite`); ``end`` ``(k,)`` holds the
+    values at the last break, the data's own (the last piece's coefficient sum
+    rounds away from them; `_evaluate.at_last_break`).  With a ``period`` the
     knots are closed first (see `_periodic`), so evaluation can wrap queries
-    into one period.  Invalid data (see `_validate`) makes both arrays — and
-    every gradient through them — NaN.
+    into one period.  Invalid knots, period or tension (see `_validate`) make
+    every array — and every gradient through them — NaN; a column with a
+    non-finite value, slope or boundary value is NaN on its own.
     """
     values, ends, options, valid = _columns(args, spec)
     method = get_method(spec.method)
@@ -267,15 +272,20 @@ def fit(args: FitArgs, spec: FitSpec):
     else:
         breaks, coefficients = pieces(args.xp, values)
         knots_valid = knots_are_valid(args.xp)
+    # The value at the last break: the last knot's, or the first's where it closes a period.
+    end = values[0 if spec.periodic else -1, : coefficients.shape[1]]
     factor = poison(valid & knots_valid)
-    return breaks * factor, coefficients * factor
+    columns = factor * poison(finite_columns(coefficients, axis=1))
+    return breaks * factor, coefficients * columns[:, None], end * columns
 
 
 def knot_slopes(args: FitArgs, spec: FitSpec):
     """The method's slopes dy/dx at the knots, ``(n, k)`` (`approx_df`; no ``period``)."""
     values, ends, options, valid = _columns(args, spec)
-    slopes = get_method(spec.method).slopes(jnp.diff(args.xp), values, ends, **options)
-    return slopes * poison(valid & knots_are_valid(args.xp))
+    widths = jnp.diff(args.xp)
+    slopes = as_dydx(get_method(spec.method).slopes(widths, values, ends, **options), widths)
+    factor = poison(valid & knots_are_valid(args.xp))
+    return slopes * (factor * poison(finite_columns(slopes, axis=1)))
 
 
 def _columns(args: FitArgs, spec: FitSpec):
@@ -307,12 +317,13 @@ def method_options(tension):
 
 
 def _pieces(method: Method, knots, values, ends: EndConditions, given_slopes: bool, options):
-    """Slopes (given, or the method's rule if it has one) and pieces."""
+    """Slopes (given dy/dx, or the method's rule in the knots' units, `_slopes._units`)
+    and pieces."""
     widths = jnp.diff(knots)
     if given_slopes:
         values, slopes = jnp.split(values, 2, axis=1)
-    elif method.slopes is None:
-        slopes = None
-    else:
-        slopes = method.slopes(widths, values, ends, **options)
-    return method.pieces(knots, widths, values, slopes)
+        return method.pieces(knots, widths, values, slopes)
+    if method.slopes is None:
+        return method.pieces(knots, widths, values, None)
+    slopes = method.slopes(widths, values, ends, **options)
+    return method.pieces(knots, widths, values, slopes, in_cell_units=True)

@@ -14,13 +14,21 @@ each axis in turn at the query point.  Given derivatives (``fx``, ``fy``,
 ``fxy``, …) replace the rule's; one not given comes from the rule, through
 any given one on its way (``f_xy`` from a given ``f_x``).
 
-The node data are kept in units of each axis' span L_a (the closed knots'
-extent, ``breaks[a][-1] − breaks[a][0]``): ``D̃_S = D_S ∏_{a∈S} L_a``, what the
-slope rules give on widths ``h / L_a``, and what the pieces rule scales back
-with those widths (``S = s̃ · h / L = s · h``).  So they are O(|f|) times
-ratios of widths, whatever the scale of the knots: in physical units a mixed
-derivative of O(1) data on spans of 1e-20 would be 1e40 (f32 overflows),
-although each slope alone is fine.  The fit stops there and returns
+The node data are kept in a unit per axis, ``P_a = 2^{k_a}``, the power of two
+just above the axis' span (the closed knots' extent ``breaks[a][-1] −
+breaks[a][0]``, taken as ``x_{n-1}/2 − x_0/2`` so that it cannot overflow;
+``k_a`` clipped so that ``2^{±k_a}`` are normal numbers: `in_axis_units`):
+``D̃_S = D_S ∏_{a∈S} P_a``.  Widths in that unit, ``w = h · 2^{-k}``, are
+exact and O(1) — a product with a normal power of two, never a division by
+the span, which XLA turns into a product with ``1/span``, subnormal for spans
+above 8.5e37 in f32.  The slope rules give each knot's slope in its cell's
+width (`_slopes._units`), whatever the unit of the widths; divided by that
+width in units of P (``u / (g / P)``) it is the node's D̃, and the pieces
+rule scales it back with the cell's width (``S = D̃ · h / P = s · h``).  So
+node data are O(|f|) times ratios of widths, whatever the scale of the
+knots: in physical units a mixed derivative of O(1) data on spans of 1e-20
+would be 1e40 (f32 overflows), although each slope alone is fine.  The fit
+stops there and returns
 
     nodes[i_0, …, i_{d-1}, column, S]        (S the subset's bit mask),
 
@@ -39,6 +47,7 @@ closed reading gets a node inserted in the middle of its last cell
 from functools import partial
 from typing import Any, NamedTuple
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -56,12 +65,14 @@ from ._hermite import split_last_piece
 from ._layout import restore_axis, to_columns
 from ._methods import Method, get_method
 from ._periodic import close_at_last_knot, fit_periodic
+from ._slopes._units import as_dydx
 from ._validate import (
     check_ends_match_eagerly,
     check_knots_eagerly,
     check_period_eagerly,
     check_values_eagerly,
     check_within_period_eagerly,
+    finite_columns,
     is_concrete,
     knot_eps,
     knots_are_valid,
@@ -182,7 +193,8 @@ def fit_grid(args: GridArgs, spec: GridSpec):
     """Return ``(breaks, nodes)``: a tuple of breaks per axis and the node data.
 
     ``nodes[i_0, …, i_{d-1}, k, slot]`` (see the module's docstring).  Invalid
-    data make every break and node NaN.
+    knots, periods or tension make every break and node NaN; a column with a
+    non-finite value or given derivative is NaN on its own.
     """
     d = len(args.knots)
     shape = args.fp.shape[:d] + (-1,)  # columns flattened: (n_0, …, n_{d-1}, k)
@@ -198,7 +210,8 @@ def fit_grid(args: GridArgs, spec: GridSpec):
     fit = partial(_tensor_nodes, method, spec, options)
     breaks, nodes = _fit_closed(fit, method, args.knots, data, args.periods, spec, 0)
     factor = poison(valid)
-    return tuple(b * factor for b in breaks), nodes * factor
+    columns = factor * poison(finite_columns(nodes, axis=-2))
+    return tuple(b * factor for b in breaks), nodes * columns[:, None]
 
 
 def _fit_closed(fit, method: Method, knots, data, periods, spec: GridSpec, axis: int):
@@ -224,18 +237,17 @@ def _fit_closed(fit, method: Method, knots, data, periods, spec: GridSpec, axis:
 def _tensor_nodes(method: Method, spec: GridSpec, options, knots, data):
     """Breaks per axis and node data from closed knots and stacked data columns.
 
-    Node data are in units of each axis' span (see the module docstring).
+    Node data are in each axis' unit P_a (see the module docstring).
     """
-    spans = tuple(xp[-1] - xp[0] for xp in knots)
-    widths = tuple(jnp.diff(xp) / span for xp, span in zip(knots, spans))
+    widths = tuple(in_axis_units(jnp.diff(xp), xp) for xp in knots)
     breaks = tuple(_breaks(method, xp, h) for xp, h in zip(knots, widths))
     parts = jnp.split(data, 1 + len(spec.given), axis=-1)
     if method.slopes is None:  # "linear" on the knots, "nearest" one value per piece
         return breaks, parts[0][..., None]
     node = {0: parts[0]}
-    for mask, given in zip(spec.given, parts[1:]):  # D̃_S = D_S ∏_{a∈S} L_a
+    for mask, given in zip(spec.given, parts[1:]):  # D̃_S = D_S ∏_{a∈S} P_a
         for axis in (a for a in range(len(knots)) if mask >> a & 1):
-            given = given * spans[axis]
+            given = given * _powers_of_two(knots[axis])[1]
         node[mask] = given
     for mask in range(1, 2 ** len(knots)):
         if mask not in node:
@@ -257,9 +269,9 @@ def _split_along(method: Method, breaks: tuple, nodes, axis: int):
 
     A node is inserted between the last two along ``axis`` whose data give the
     two halves the cell's polynomial (`split_last_piece` on the cell's pieces
-    along ``axis``): its value, and for Hermite data its slope in span units,
-    ``S / w`` with S the right half's slope in its local coordinate and w its
-    width in span units — for every slot: the slots without ``axis`` hold
+    along ``axis``): its value, and for Hermite data its slope in the axis'
+    unit, ``S / w`` with S the right half's slope in its local coordinate and
+    w its width in that unit — for every slot: the slots without ``axis`` hold
     values and those with it their slopes along ``axis``; the other axes are
     carried along linearly.  When the cell has no point inside, the new node
     repeats the start node, and the right cell keeps the polynomial whole.
@@ -298,14 +310,41 @@ def _middle_node(method: Method, xp, last, bit: int):
 
 
 def _last_width(xp):
-    """The last cell's width in span units, as evaluation computes it."""
-    return (xp[-1] - xp[-2]) / (xp[-1] - xp[0])
+    """The last cell's width in the axis' unit, as evaluation computes it."""
+    return in_axis_units(xp[-1] - xp[-2], xp)
+
+
+def in_axis_units(width, breaks):
+    """``width`` (any shape) in the unit ``P = 2^k`` of the axis with these ``breaks``:
+    ``width · 2^{-k}``, exact (module docstring).  Evaluation uses the same."""
+    return width * _powers_of_two(breaks)[0]
+
+
+def _powers_of_two(breaks):
+    """``(2^{-k}, 2^k)`` with ``2^k`` the power of two just above the span (``k`` clipped
+    so that both are normal): the exponent of ``x_{n-1}/2 − x_0/2`` (no overflow), plus 1.
+
+    Built from the exponent bits, exact; k is a discrete choice with no derivative
+    (the interpolant does not depend on it).
+    """
+    info = jnp.finfo(breaks.dtype)
+    _, e = jnp.frexp(jax.lax.stop_gradient(breaks[-1] / 2 - breaks[0] / 2))
+    k = jnp.clip(e + 1, info.minexp, -info.minexp)  # |k| ≤ 126 (f32), 1022 (f64)
+    return _power_of_two(-k, info), _power_of_two(k, info)
+
+
+def _power_of_two(k, info):
+    """``2^k`` for an integer k of the normal range: biased exponent bits, zero mantissa."""
+    int_type = jnp.int32 if info.bits == 32 else jnp.int64
+    bits = (k.astype(int_type) + (info.maxexp - 1)) << info.nmant
+    return jax.lax.bitcast_convert_type(bits, info.dtype)
 
 
 def _slopes(rule, widths, kinds, options, lines):
-    """The 1-D slope rule on ``(n, m)`` lines, with homogeneous end conditions."""
+    """The 1-D slope rule on ``(n, m)`` lines, with homogeneous end conditions, as
+    node data: the rule's slopes in each knot's cell (`_units`) over that cell's width."""
     zero = jnp.zeros(lines.shape[1:], lines.dtype)
-    return rule(widths, lines, EndConditions(kinds, (zero, zero)), **options)
+    return as_dydx(rule(widths, lines, EndConditions(kinds, (zero, zero)), **options), widths)
 
 
 def _along(function, array, axis: int):

@@ -99,5 +99,5 @@ def _plan_evaluation(derivative, extrap, method: str, fit_spec: FitSpec, dtype) 
 
 @partial(jax.jit, static_argnums=(3, 4))
 def _interp1d(x, fit_args: FitArgs, fill, fit_spec: FitSpec, eval_spec: EvalSpec):
-    breaks, coefficients = fit(fit_args, fit_spec)
-    return evaluate(x, breaks, coefficients, fill, eval_spec)
+    breaks, coefficients, end = fit(fit_args, fit_spec)
+    return evaluate(x, breaks, coefficients, fill, eval_spec, end)

@@ -25,6 +25,7 @@ class Interpolator1D(eqx.Module):
 
     breaks: Float[Array, " b"]
     coefficients: Float[Array, "b-1 k d"]  # ascending powers of (x − b_j) / (b_{j+1} − b_j)
+    end: Inexact[Array, " k"]  # the values at the last break (`_evaluate.at_last_break`)
     fill: Float[Array, "2"]  # (below, above), used unless extending or periodic
     extend: bool = eqx.field(static=True)
     periodic: bool = eqx.field(static=True)
@@ -48,7 +49,7 @@ class Interpolator1D(eqx.Module):
         xp, fp, period, fx = lists_to_arrays(xp, fp, period, fx)
         spec, args = prepare_fit(xp, fp, method, bc_type, period, axis, c, fx)
         extrap = parse_extrap(extrap, spec.periodic, args.fp.dtype)
-        self.breaks, self.coefficients = _fit(args, spec)
+        self.breaks, self.coefficients, self.end = _fit(args, spec)
         self.fill = jnp.stack(extrap.fill)  # already in the data's dtype
         self.extend, self.periodic = extrap.extend, spec.periodic
         self.right_closed = get_method(method).right_closed
@@ -64,7 +65,7 @@ class Interpolator1D(eqx.Module):
         )  # fmt: skip
         (x,) = lists_to_arrays(x)
         return _evaluate(prepare_queries(x, self.breaks.dtype), self.breaks, self.coefficients,
-                         self.fill, spec)  # fmt: skip
+                         self.fill, spec, self.end)  # fmt: skip
 
 
 _fit = jax.jit(fit, static_argnums=1)

@@ -28,7 +28,14 @@ from jaxtyping import Array, ArrayLike, Float, Inexact
 from ._bspline import bspline_pieces
 from ._calculus import antiderivative_pieces, derivative_pieces, integral
 from ._dtypes import as_dtype, data_dtypes, lists_to_arrays
-from ._evaluate import EvalSpec, check_derivative, check_order, evaluate, prepare_queries
+from ._evaluate import (
+    EvalSpec,
+    check_derivative,
+    check_order,
+    evaluate,
+    last_values,
+    prepare_queries,
+)
 from ._layout import normalize_axis
 from ._power_basis import to_local, to_scipy
 from ._ppoly_roots import solve
@@ -48,12 +55,15 @@ PERIODIC = "periodic"
 class AbstractPPoly(eqx.Module):
     """A piecewise polynomial with scipy's `PPoly` interface (see `PPoly`).
 
-    Fields are the internal form: ascending ``breaks`` and ``coefficients``
-    ``(m, k, d+1)`` in ascending powers of each piece's local coordinate.
+    Fields are the internal form: ascending ``breaks``, ``coefficients``
+    ``(m, k, d+1)`` in ascending powers of each piece's local coordinate, and
+    ``end``, the values at the last break (a fit's data there; otherwise the
+    last piece's sum: `_evaluate.at_last_break`).
     """
 
     breaks: Float[Array, " m+1"]
     coefficients: Inexact[Array, "m k d+1"]
+    end: Inexact[Array, " k"]
     extrapolate: Any = eqx.field(static=True)  # True, False or "periodic"
     axis: int = eqx.field(static=True)
     column_shape: tuple = eqx.field(static=True)  # the values' shape without `axis`
@@ -80,7 +90,7 @@ class AbstractPPoly(eqx.Module):
                         self.axis, self.column_shape)  # fmt: skip
         (x,) = lists_to_arrays(x)
         return _call(prepare_queries(x, self.breaks.dtype), self.breaks, self.coefficients,
-                     _nan_fill(self.coefficients.dtype), spec, self.descending)  # fmt: skip
+                     self.end, _nan_fill(self.coefficients.dtype), spec, self.descending)  # fmt: skip
 
     def derivative(self, nu: int = 1) -> "PPoly":
         """The piecewise polynomial of the ``nu``-th derivative (negative: antiderivative)."""
@@ -141,9 +151,9 @@ class AbstractPPoly(eqx.Module):
         c, x = check_extension(self, *lists_to_arrays(c, x))
         if c.shape[1] == 0:  # nothing, or only empty intervals
             return
-        breaks, coefficients = _extend(self.breaks, self.coefficients, c, x, self.descending)
-        object.__setattr__(self, "breaks", breaks)  # scipy mutates; an eager-only idiom
-        object.__setattr__(self, "coefficients", coefficients)
+        fields = _extend(self.breaks, self.coefficients, self.end, c, x, self.descending)
+        for name, value in zip(("breaks", "coefficients", "end"), fields):
+            object.__setattr__(self, name, value)  # scipy mutates; an eager-only idiom
 
     @classmethod
     def construct_fast(cls, c, x, extrapolate=None, axis: int = 0) -> "PPoly":
@@ -163,12 +173,12 @@ class AbstractPPoly(eqx.Module):
         else:
             t, c, k = tck
         breaks, coefficients, column_shape = bspline_pieces(*lists_to_arrays(t, c), k)
-        return _new(PPoly, breaks, coefficients, parse_extrapolate(extrapolate, True), 0,
-                    column_shape, False)  # fmt: skip
+        return _new(PPoly, breaks, coefficients, _last_values(coefficients),
+                    parse_extrapolate(extrapolate, True), 0, column_shape, False)  # fmt: skip
 
     def _with(self, coefficients, extrapolate) -> "PPoly":
-        return _new(PPoly, self.breaks, coefficients, extrapolate, self.axis,
-                    self.column_shape, self.descending)  # fmt: skip
+        return _new(PPoly, self.breaks, coefficients, _last_values(coefficients), extrapolate,
+                    self.axis, self.column_shape, self.descending)  # fmt: skip
 
 
 
@@ -210,8 +220,7 @@ class PPoly(AbstractPPoly):
             x, c = without_empty_intervals(np.asarray(x), c)
         column_shape = c.shape[2:]
         c = jnp.reshape(c, c.shape[:2] + (math.prod(column_shape),))
-        breaks, coefficients = _to_local(x, c, descending)
-        self.breaks, self.coefficients = breaks, coefficients
+        self.breaks, self.coefficients, self.end = _to_local(x, c, descending)
         self.extrapolate = parse_extrapolate(extrapolate, True)
         self.axis, self.column_shape, self.descending = axis, column_shape, descending
 
@@ -223,11 +232,11 @@ def _nan_fill(dtype):
     return np.full(2, np.nan, dtype)
 
 
-def _new(cls, breaks, coefficients, extrapolate, axis, column_shape, descending):
+def _new(cls, breaks, coefficients, end, extrapolate, axis, column_shape, descending):
     """An instance from its fields (no conversion, no checks): results of methods."""
     self = object.__new__(cls)
-    fields = dict(breaks=breaks, coefficients=coefficients, extrapolate=extrapolate, axis=axis,
-                  column_shape=column_shape, descending=descending)  # fmt: skip
+    fields = dict(breaks=breaks, coefficients=coefficients, end=end, extrapolate=extrapolate,
+                  axis=axis, column_shape=column_shape, descending=descending)  # fmt: skip
     for name, value in fields.items():
         object.__setattr__(self, name, value)
     return self
@@ -245,11 +254,11 @@ def _reflected(coefficients, order: int, descending: bool):
     return -coefficients if descending and order % 2 else coefficients
 
 
-def _call_impl(x, breaks, coefficients, fill, spec: EvalSpec, descending: bool):
+def _call_impl(x, breaks, coefficients, end, fill, spec: EvalSpec, descending: bool):
     """`evaluate`, at −x for descending breakpoints with the n-th derivative times (−1)^n."""
     if not descending:
-        return evaluate(x, breaks, coefficients, fill, spec)
-    out = evaluate(-x, breaks, coefficients, fill, spec)
+        return evaluate(x, breaks, coefficients, fill, spec, end)
+    out = evaluate(-x, breaks, coefficients, fill, spec, end)
     orders = spec.derivative if isinstance(spec.derivative, tuple) else (spec.derivative,)
     signs = np.array([(-1) ** order for order in orders]).reshape((-1,) + (1,) * (out.ndim - 1))
     return out * (signs if isinstance(spec.derivative, tuple) else signs[0])
@@ -259,7 +268,7 @@ def _to_local_impl(x, c, descending: bool):
     """Convert, and poison (NaN) traced breakpoints that are not strictly monotone."""
     breaks, coefficients = to_local(c, x, descending)
     factor = poison(knots_are_valid(breaks))
-    return breaks * factor, coefficients * factor
+    return breaks * factor, coefficients * factor, last_values(coefficients) * factor
 
 
 def _integrate_impl(breaks, coefficients, a, b, fill, mode, column_shape):
@@ -273,7 +282,7 @@ def _integrate_impl(breaks, coefficients, a, b, fill, mode, column_shape):
     return jnp.reshape(out, column_shape)
 
 
-def _extend_impl(breaks, coefficients, c, x, descending: bool):
+def _extend_impl(breaks, coefficients, end, c, x, descending: bool):
     """Our pieces with scipy's new intervals ``(c, x)`` added after or before them.
 
     scipy's new intervals run from its last breakpoint through ``x`` when
@@ -289,8 +298,9 @@ def _extend_impl(breaks, coefficients, c, x, descending: bool):
                                                   descending), above=False)  # fmt: skip
     append = (-x[0] if descending else x[0]) >= breaks[-1]
     breaks, coefficients = (jnp.where(append, a, b) for a, b in zip(above, below))
+    end = jnp.where(append, last_values(above[1]), end)  # the last break is new, or ours
     factor = poison(knots_are_valid(breaks))
-    return breaks * factor, coefficients * factor
+    return breaks * factor, coefficients * factor, end * factor
 
 
 def _join(breaks, coefficients, new_breaks, new, above: bool):
@@ -307,10 +317,11 @@ def _pad_degree(coefficients, count: int):
     return jnp.pad(coefficients, [(0, 0)] * (coefficients.ndim - 1) + [(0, missing)])
 
 
-_call = jax.jit(_call_impl, static_argnums=(4, 5))
+_call = jax.jit(_call_impl, static_argnums=(5, 6))
 _to_local = jax.jit(_to_local_impl, static_argnums=2)
 _to_scipy = jax.jit(to_scipy, static_argnums=2)
 _derivative = jax.jit(derivative_pieces, static_argnums=2)
 _antiderivative = jax.jit(antiderivative_pieces, static_argnums=2)
 _integrate = jax.jit(_integrate_impl, static_argnums=(5, 6))
-_extend = jax.jit(_extend_impl, static_argnums=4)
+_extend = jax.jit(_extend_impl, static_argnums=5)
+_last_values = jax.jit(last_values)

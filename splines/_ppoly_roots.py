@@ -25,13 +25,13 @@ def solve(ppoly, y, discontinuity, extrapolate, size):
     extend = bool(parse_extrapolate(extrapolate, ppoly.extrapolate))
     y = as_dtype(check_scalar(y, "y"), ppoly.coefficients.dtype)
     options = dict(discontinuity=bool(discontinuity), extrapolate=extend,
-                   descending=ppoly.descending)  # fmt: skip
+                   descending=ppoly.descending, end=ppoly.end)  # fmt: skip
     breaks, coefficients = ppoly.breaks, ppoly.coefficients  # in z = −x if descending
     if size is not None:
         roots, _ = real_roots(breaks, coefficients, y, size=_check_size(size),
                               **options)  # fmt: skip
         return jnp.reshape(roots, ppoly.column_shape + roots.shape[-1:])
-    if not is_concrete(ppoly.breaks, ppoly.coefficients, y):
+    if not is_concrete(ppoly.breaks, ppoly.coefficients, ppoly.end, y):
         raise TypeError(
             "`roots`/`solve` under jit/vmap/grad need a static `size=` (the number of slots "
             "per polynomial; unused slots are NaN): how many roots there are is data."

@@ -94,11 +94,14 @@ def real_roots(
     descending: bool,
     size: int,
     independent_columns: bool = True,
+    end=None,
 ):
     """Roots of ``p(x) = y`` for each column: ``(roots (k, size), counts (k,))``.
 
     ``breaks`` (m+1,) ascending; ``coefficients`` (m, k, d+1), ascending
-    powers of t = (x − b_j)/h_j.  With ``descending``, both are in z = −x
+    powers of t = (x − b_j)/h_j; ``end`` (k,): the values at the last break
+    (a fit's data there, `_evaluate.at_last_break`), by default the last
+    piece's coefficient sum.  With ``descending``, both are in z = −x
     (scipy's descending breakpoints, as `AbstractPPoly` holds them: each
     piece's expansion point x[i] stays its start, and nothing is re-expanded)
     and the roots come back in x, in scipy's order.  Roots are NaN-padded to the
@@ -126,18 +129,19 @@ def real_roots(
         dtype = jnp.float32
     if shape[1] == 0:  # no polynomials (values with a zero-length axis)
         return jnp.full((0, size), jnp.nan, dtype), jnp.zeros(0, jnp.int32)
-    breaks, coefficients, y = (jnp.asarray(a, dtype) for a in (breaks, coefficients, y))
+    end = horner(coefficients[-1], 1.0, 0) if end is None else end
+    breaks, coefficients, end, y = (jnp.asarray(a, dtype) for a in (breaks, coefficients, end, y))
     flags = (discontinuity, extrapolate, descending, independent_columns)
-    return _real_roots(breaks, coefficients, y, *flags, size)
+    return _real_roots(breaks, coefficients, end, y, *flags, size)
 
 
-@partial(jax.jit, static_argnums=(7,))
-def _real_roots(breaks, coefficients, y, discontinuity, extrapolate, descending, independent,
-                size):
+@partial(jax.jit, static_argnums=(8,))
+def _real_roots(breaks, coefficients, end, y, discontinuity, extrapolate, descending,
+                independent, size):  # fmt: skip
     q = coefficients.at[..., 0].add(-y)
     # c_0 == y rather than q_0 == 0: a difference of two subnormals may flush to 0
     zero = jnp.all(coefficients[..., 1:] == 0, axis=-1) & (coefficients[..., 0] == y)
-    x, found = _roots_in_x(breaks, q, zero, extrapolate, descending)
+    x, found = _roots_in_x(breaks, q, end - y, zero, extrapolate, descending)
     values, valid, always = _entries(breaks, q, x, found, zero, discontinuity)
     roots, counts = _compact(values, valid, always, size, independent)
     roots = jnp.where(descending, 0 - roots, roots)  # x = −z (0 − z: no −0.0)
@@ -146,10 +150,12 @@ def _real_roots(breaks, coefficients, y, discontinuity, extrapolate, descending,
     return jnp.where(bad[:, None], jnp.nan, roots), jnp.where(bad, size, counts)
 
 
-def _roots_in_x(breaks, q, zero, extrapolate, descending):
+def _roots_in_x(breaks, q, q_end, zero, extrapolate, descending):
     """Each piece's roots in x (z when ``descending``), in scipy's order, (m, k, d),
-    and which are real."""
-    t = _piece_roots(_unit_scale(lax.stop_gradient(q)), extrapolate)
+    and which are real; ``q_end`` is q at the last break."""
+    scaled, exponent = _unit_scale(lax.stop_gradient(q))
+    scaled_end = jnp.ldexp(lax.stop_gradient(q_end), -exponent[-1, :, 0])  # the last piece's scale
+    t = _piece_roots(scaled, scaled_end, extrapolate)
     t = _scipy_order(q, t, descending)
     found = ~jnp.isnan(t) & ~zero[..., None]
     t = _polish(q, jnp.where(found, t, 0))  # 0: no NaN in the unused derivatives
@@ -161,9 +167,10 @@ def _roots_in_x(breaks, q, zero, extrapolate, descending):
 
 def _unit_scale(q):
     """Each piece's q times a power of two (exact) so its largest coefficient is in
-    [0.5, 1): the same roots, and no sign test sees a value flushed as subnormal."""
+    [0.5, 1): the same roots, and no sign test sees a value flushed as subnormal.
+    Returns the scaled q and the exponents."""
     _, exponent = jnp.frexp(jnp.max(jnp.abs(q), axis=-1, keepdims=True))
-    return jnp.ldexp(q, -exponent)
+    return jnp.ldexp(q, -exponent), exponent
 
 
 def _entries(breaks, q, x, found, zero, discontinuity):
@@ -226,7 +233,7 @@ def _compact(values, valid, always, size: int, independent):
     return jnp.where(jnp.arange(size) < counts[:, None], dense, jnp.nan), counts
 
 
-def _piece_roots(q, extrapolate):
+def _piece_roots(q, q_end, extrapolate):
     """Sorted roots in t of every piece's q on its range: (m, k, d), NaN-padded.
 
     The extended ends are problems on [0, 1] in v, solved whatever
@@ -242,9 +249,10 @@ def _piece_roots(q, extrapolate):
     keep_hi = np.array([True] * m + [True, False, False])[:, None, None]
     # A point shared by two problems gets one value, or a root within rounding of it
     # falls between them (Horner's q(1) < 0 while the reversed one rounds to 0):
-    # v = 1 of the far ends is t = −1 (near's v = 1) and t = 1 (the last piece's).
+    # v = 1 of the far ends is t = −1 (near's v = 1) and t = 1 (the last piece's,
+    # ``q_end``: the value at the last break, not a rounded sum of coefficients).
     at_one = _horner(list(jnp.moveaxis(problems, -1, 0)), 1.0)
-    at_one = at_one.at[m + 1].set(at_one[m]).at[m + 2].set(at_one[m - 1])
+    at_one = at_one.at[m - 1].set(q_end).at[m + 1].set(at_one[m]).at[m + 2].set(q_end)
     v = _unit_roots(problems, keep_lo, keep_hi, at_one)
     t = v[:m]
     extended = t.at[0].set(_merge(-1 / v[m + 1], -v[m], t[0]))  # both ends when m = 1

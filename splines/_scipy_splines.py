@@ -26,7 +26,7 @@ def _fit_into(self: AbstractPPoly, x, y, method, axis, extrapolate, default,
     """Fit ``y`` at ``x`` with ``method`` and set the fields of ``self`` (in `__init__`)."""
     x, y, dydx = lists_to_arrays(x, y, dydx)
     spec, args = prepare_fit(x, y, method, bc_type, None, axis, fx=dydx, names=_NAMES)
-    self.breaks, self.coefficients = _fit(args, spec)
+    self.breaks, self.coefficients, self.end = _fit(args, spec)
     self.extrapolate = parse_extrapolate(extrapolate, PERIODIC if spec.periodic else default)
     self.axis, self.column_shape, self.descending = spec.axis, spec.column_shape, False
 

@@ -204,5 +204,10 @@ def take_pieces(table, index):
 
 
 def wrap(x, start, period):
-    """Map x into ``[start, start + period)`` (as `numpy.interp`'s ``period``)."""
-    return start + jnp.mod(x - start, period)
+    """Map x into ``[start, start + period)`` (as `numpy.interp`'s ``period``).
+
+    Points already there stay as they are: ``start + (x − start)`` rounds, and
+    would move a query on a knot off it (into the cell before, in float32).
+    """
+    inside = (x >= start) & (x - start < period)
+    return jnp.where(inside, x, start + jnp.mod(x - start, period))

@@ -104,6 +104,21 @@ def poison(valid):
     return jnp.where(valid, 1.0, jnp.nan)
 
 
+def finite_columns(table, axis: int):
+    """Per column (``axis`` of ``table``), whether all of its entries are finite.
+
+    Traced data cannot raise as concrete ones do (`check_values_eagerly`): a
+    non-finite value, slope or boundary value reaches its column's pieces or
+    node data, and then every output and gradient of that column is to be NaN
+    (`poison`), not only the outputs near it.  Tested on the fit's result
+    rather than its inputs: the test then follows the fit in one chain (on
+    the inputs it is an independent piece of the program, which XLA:CPU
+    schedules apart: 36 → 80 µs for a 64-knot cubic2 fit + 1000 queries).
+    """
+    axes = tuple(a for a in range(table.ndim) if a != axis % table.ndim)
+    return jnp.all(jnp.isfinite(table), axis=axes)
+
+
 # ------------------------------------------------------------ eager tests --
 
 
@@ -164,7 +179,9 @@ def check_within_period_eagerly(xp, period, eps, name="xp", period_name="period"
     if gap > tol:
         raise ValueError(
             f"`{name}` must lie within one `{period_name}`: `{name}[-1] - {name}[0]` = "
-            f"{xp[-1] - xp[0]} exceeds `{period_name}` = {period}."
+            f"{xp[-1] - xp[0]} exceeds `{period_name}` = {period}. (The closing knot "
+            f"`{name}[0] + {period_name}` may be left out; for gradient checks by finite "
+            "differences it must be, since their steps move it past the period.)"
         )
     return bool(abs(gap) <= tol)
 

@@ -74,3 +74,15 @@ def test_float32_data_stay_float32_whatever_the_boundary_or_fill_type(value):
     )
     assert out.dtype == np.float32
     assert splines.interp1d(X.astype(np.float32), xp, fp, period=value * 40).dtype == np.float32
+
+
+def test_bools_are_the_numbers_zero_and_one_everywhere():
+    """As in numpy (``np.interp`` takes bool queries): queries, knots and values alike."""
+    xp, fp = np.array([0.0, 1.0, 2.0]), np.array([3.0, 5.0, 4.0])
+    x = np.array([True, False, True])
+    np.testing.assert_array_equal(splines.interp1d(x, xp, fp, "linear"), np.interp(x, xp, fp))
+    np.testing.assert_array_equal(splines.interp1d(x, xp, fp), splines.interp1d(x * 1.0, xp, fp))
+    np.testing.assert_array_equal(splines.interp1d(0.5, np.array([False, True]), fp[:2] > 3,
+                                                   "linear"), 0.5)  # fmt: skip
+    np.testing.assert_array_equal(splines.CubicSpline(xp, fp)(x), splines.CubicSpline(xp, fp)(x * 1.0))
+    assert splines.interp2d(True, False, xp, xp, np.outer(fp, fp), "linear") == fp[1] * fp[0]

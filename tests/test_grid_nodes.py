@@ -60,7 +60,8 @@ def _linear_basis(t, corner: int, slope: bool):
 def node_form(spline, basis, queries, orders):
     """Σ_corners Σ_S D̃_S(corner) ∏_a B_a: B_a = h0c(t_a), or w_a h1c(t_a) where a ∈ S.
 
-    ``w_a = h_a / L_a`` (the node data are in span units); d/dx_a = (d/dt_a) / h_a.
+    ``w_a = h_a / P_a`` (the node data are in units of P_a, the power of two
+    just above the axis' span, `_fit_grid`); d/dx_a = (d/dt_a) / h_a.
     """
     d = len(queries)
     cells, ts, widths, spans = [], [], [], []
@@ -68,7 +69,8 @@ def node_form(spline, basis, queries, orders):
         b = np.asarray(b)
         j = np.clip(np.searchsorted(b, x, side="right") - 1, 0, len(b) - 2)
         h = b[j + 1] - b[j]
-        cells.append(j), ts.append((x - b[j]) / h), widths.append(h), spans.append(b[-1] - b[0])
+        unit = 2.0 ** (np.frexp(b[-1] / 2 - b[0] / 2)[1] + 1)
+        cells.append(j), ts.append((x - b[j]) / h), widths.append(h), spans.append(unit)
     nodes = np.asarray(spline.nodes)
     total = 0.0
     for corner in np.ndindex(*(2,) * d):

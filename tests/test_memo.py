@@ -87,7 +87,7 @@ def test_bad_options_still_raise_after_good_ones():
         splines.interp1d(X, XP, FP, extrap=(True, 2.0))  # == (1, 2.0) in Python
     splines.interp1d(X, XP, FP, method="cardinal", c=1)
     with pytest.raises(TypeError, match="`c`"):
-        splines.interp1d(X, XP, FP, method="cardinal", c=True)
+        splines.interp1d(X, XP, FP, method="cardinal", c="1")
     with pytest.raises(ValueError, match=r"`c` \(tension\) must be in \[0, 1\]"):
         splines.interp1d(X, XP, FP, method="cardinal", c=1.5)
     splines.interp1d(X, XP, FP, bc_type=((1, 0.0), (2, 0.0)))

@@ -19,30 +19,11 @@ import numpy as np
 import pytest
 import scipy.interpolate as si
 
+from _references import method_options, reference_slopes
 from splines import Interpolator1D, approx_df, fft_interp1d, interp1d
 
 LOCAL = ("cubic", "catmull-rom", "cardinal", "monotonic", "monotonic-0", "akima", "makima")
 AKIMAS = ("akima", "makima")
-
-
-def _options(method):
-    return {"c": 0.3} if method == "cardinal" else {}
-
-
-def _reference_slopes(method, u, v):
-    """Each method's knot slopes in f64 (scipy where it has the method)."""
-    m = np.diff(v) / np.diff(u)
-    if method == "cubic":
-        return np.concatenate([m[:1], (m[:-1] + m[1:]) / 2, m[-1:]])
-    if method in ("catmull-rom", "cardinal"):
-        c = 0.3 if method == "cardinal" else 0.0
-        return (1 - c) * np.concatenate([m[:1], (v[2:] - v[:-2]) / (u[2:] - u[:-2]), m[-1:]])
-    if method.startswith("monotonic"):
-        slopes = si.PchipInterpolator(u, v)(u, 1)
-        if method == "monotonic-0":
-            slopes[[0, -1]] = 0.0
-        return slopes
-    return si.Akima1DInterpolator(u, v, method=method)(u, 1)
 
 
 # ------------------------------------------------- 1. Akima's cutoff and bad data
@@ -89,7 +70,7 @@ def test_zero_columns(method):
 def test_zero_columns_other_local_methods():
     xp = np.arange(5.0)
     for method in set(LOCAL) - set(AKIMAS):
-        out = interp1d(np.array([0.5, 1.5]), xp, np.zeros((5, 0)), method, **_options(method))
+        out = interp1d(np.array([0.5, 1.5]), xp, np.zeros((5, 0)), method, **method_options(method))
         assert out.shape == (2, 0), method
 
 
@@ -116,7 +97,7 @@ def test_pchip_slopes_with_large_secants_f32(method):
     which XLA:CPU flushes to zero: interior slopes 67 % off at secants 4.5e37
     and exactly 0 (a flat monotone spline) from ~8e37."""
     xp, fp, u, v = _big_case(BIG_V, BIG_SCALE)
-    expected = _reference_slopes(method, u, v) * BIG_SCALE / 1e-7
+    expected = reference_slopes(method, u, v) * BIG_SCALE / 1e-7
     slopes = np.asarray(approx_df(xp, fp, method), np.float64)
     error = np.max(np.abs(slopes - expected)) / np.max(np.abs(expected))
     assert error < 2e-6, f"{method}: slopes {slopes} vs {expected}: {error:.2g}"
@@ -139,7 +120,7 @@ def test_other_methods_with_large_secants_f32(method):
     if method == "cubic2":
         expected = si.CubicSpline(u, v)(u, 1)
     else:
-        expected = _reference_slopes(method, u, v)
+        expected = reference_slopes(method, u, v)
     slopes = np.asarray(approx_df(xp, fp, method), np.float64) * 1e-7 / BIG_SCALE
     assert np.max(np.abs(slopes - expected)) / np.max(np.abs(expected)) < 2e-6
 
@@ -154,7 +135,7 @@ def test_makima_slopes_with_large_secants_f32():
     values = np.array([0.0, 1.0, 0.0, 0.5, 1.5, 1.0])
     xp, fp, u, v = _big_case(values, 5e30)
     for method in AKIMAS:
-        expected = _reference_slopes(method, u, v) * 5e30 / 1e-7
+        expected = reference_slopes(method, u, v) * 5e30 / 1e-7
         slopes = np.asarray(approx_df(xp, fp, method), np.float64)
         error = np.max(np.abs(slopes - expected)) / np.max(np.abs(expected))
         assert error < 2e-6, f"{method}: {error:.2g}"
@@ -177,7 +158,7 @@ SC_V[4] = SC_V[3]  # a flat cell
 @jax.jit
 def _all_local(x, xp, fp):
     """Values and knot slopes of every local method: one program per dtype."""
-    return {m: (interp1d(x, xp, fp, m, **_options(m)), approx_df(xp, fp, m, **_options(m)))
+    return {m: (interp1d(x, xp, fp, m, **method_options(m)), approx_df(xp, fp, m, **method_options(m)))
             for m in LOCAL}  # fmt: skip
 
 
@@ -192,7 +173,7 @@ def test_local_methods_are_scale_free(dtype, span, scale):
     q = x.astype(np.float64) / span
     tol = 2e-6 if dtype == np.float32 else 1e-12
     for method, (out, slopes) in _all_local(x, xp, fp).items():
-        expected_slopes = _reference_slopes(method, u, v)
+        expected_slopes = reference_slopes(method, u, v)
         expected = si.CubicHermiteSpline(u, v, expected_slopes)(q)
         out = np.asarray(out, np.float64) / scale
         slopes = np.asarray(slopes, np.float64) * span / scale
@@ -258,9 +239,9 @@ def test_periodic_one_knot_and_two_closed_knots():
     @jax.jit
     def run(period):
         return {m: (interp1d(x, np.array([0.3]), np.array([2.0]), m, period=1.5,
-                             derivative=(0, 1), **_options(m)),
+                             derivative=(0, 1), **method_options(m)),
                     interp1d(x, np.array([0.0, 2.0]), np.array([1.0, 1.0]), m, period=period,
-                             **_options(m)))
+                             **method_options(m)))
                 for m in ("cubic", "cardinal", "monotonic-0", "makima")}  # fmt: skip
 
     for method, (one, closed) in run(2.0).items():

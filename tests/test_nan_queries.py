@@ -5,7 +5,8 @@ Required: a NaN query gives NaN — every method, every derivative order 0..5
 mode, with and without a `period`, through `interp1d` and `Interpolator1D`, in
 f32 and f64.  Under a period ±inf gives NaN (it has no place in the period).
 Without a period, ±inf is out of range: NaN with ``extrap=False``, the fill
-value with a fill.  (±inf with ``extrap=True`` is not specified: not checked.)
+value with a fill, and NaN with ``extrap=True`` (an extended polynomial has no
+value at ±inf; scipy also gives NaN), every method and order alike.
 Finite queries in the same array as NaNs are unaffected: they equal the same
 call on an array whose non-finite entries were replaced by finite ones.
 
@@ -129,8 +130,6 @@ def _expected_nonfinite(x, c):
     mode = c[2]
     expected = np.full(x.shape, np.nan)
     inf = np.isinf(x)
-    if mode == "extend":
-        return np.where(inf, None, expected).astype(object)
     if mode == "fill":
         expected[inf] = FILL
     if mode == "pair":
@@ -222,7 +221,9 @@ def test_eager_calls_outside_any_jit(method, k, kwargs):
         assert np.all(np.isnan(out[nan])), f"NaN-QUERY defect {what}: {out[nan]}"
         if "period" in kwargs:
             assert np.all(np.isnan(out[inf])), f"INF-QUERY defect {what}: {out[inf]}"
-        elif kwargs["extrap"] is not True:
+        elif kwargs["extrap"] is True:
+            assert np.all(np.isnan(out[inf])), f"INF-QUERY defect {what}: {out[inf]}"
+        else:
             fill = kwargs["extrap"]
             below, above = (np.nan, np.nan) if fill is False else np.broadcast_to(fill, 2)
             want = np.where(x[inf] < 0, below, above)
@@ -249,3 +250,22 @@ def test_property_nan_exactly_where_the_query_is_nan(values, nan_mask, f32):
         )
         if reference is not None:
             assert _same(mixed[~nan], reference[~nan], c, dtype), f"NEIGHBOUR defect ({label})"
+
+
+def test_grid_infinite_queries_follow_the_1d_rule():
+    """On a grid, per axis: NaN on an extended axis, the fill on a filled one, NaN
+    under a period; NaN queries NaN on any axis."""
+    from splines import interp2d
+
+    xp, yp = np.arange(5.0), np.arange(4.0)
+    fp = np.outer(FP, yp + 1)
+    x = np.array([np.inf, -np.inf, 1.5, np.nan])
+    methods = ["nearest", "linear", "cubic2", "akima"]
+    options = [{"extrap": True}, {"extrap": (FILL, False)}, {"period": (PERIOD, None)}]
+    outs = jax.jit(lambda x: [[interp2d(x, 1.5, xp, yp, fp, m, **o) for o in options]
+                              for m in methods])(x)  # fmt: skip
+    for method, (extended, filled, wrapped) in zip(methods, outs):
+        extended, filled, wrapped = (np.asarray(a) for a in (extended, filled, wrapped))
+        assert np.all(np.isnan(extended[[0, 1, 3]])) and np.isfinite(extended[2]), method
+        np.testing.assert_array_equal(filled[[0, 1]], FILL, err_msg=method)
+        assert np.all(np.isnan(wrapped[[0, 1, 3]])), method

@@ -297,3 +297,19 @@ def test_a_closing_piece_one_ulp_wide_traced(method):
     traced, eager = jax.jit(f)(x, xp, fp), f(x, xp, fp)
     for k, order in enumerate(orders):
         np.testing.assert_array_equal(traced[k], eager[k], err_msg=f"derivative {order}")
+
+
+def test_finite_difference_gradient_checks_take_open_knots():
+    """With the closing knot left out, its place is ``xp[0] + period``, smooth in both:
+    `check_grads` w.r.t. the knots, values and period passes.  A closing
+    knot given explicitly is moved past the period by the checks' steps, and the
+    error says to leave it out."""
+    from jax.test_util import check_grads
+
+    xp = np.linspace(0, 2 * np.pi, 9)[:-1] + 0.1 * np.sin(np.arange(8))
+    fp, x = np.cos(xp), np.linspace(-1.0, 7.0, 13)
+    f = lambda xp, fp, p: interp1d(x, xp, fp, period=p)  # noqa: E731  (eager, as users call it)
+    check_grads(f, (xp, fp, 2 * np.pi), order=1, modes=("rev",))  # order 2: tests/test_grad.py
+    closed_xp, closed_fp = np.append(xp, xp[0] + 2 * np.pi), np.append(fp, fp[0])
+    with pytest.raises(ValueError, match="may be left out; for gradient checks"):
+        interp1d(x, closed_xp + np.eye(9)[-1] * 1e-4, closed_fp, period=2 * np.pi)

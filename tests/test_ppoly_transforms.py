@@ -458,11 +458,11 @@ INSTANCES = {  # built when a test asks (nothing compiled at import)
 
 
 @pytest.mark.parametrize("name", list(INSTANCES))
-def test_leaves_are_the_breaks_and_the_coefficients(name):
+def test_leaves_are_the_breaks_coefficients_and_end_values(name):
     s = INSTANCES[name]()
     leaves = jax.tree_util.tree_leaves(s)
-    assert len(leaves) == 2
-    assert leaves[0] is s.breaks and leaves[1] is s.coefficients
+    assert len(leaves) == 3
+    assert leaves[0] is s.breaks and leaves[1] is s.coefficients and leaves[2] is s.end
 
 
 def test_filter_jit_evaluates_and_builds():

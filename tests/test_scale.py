@@ -23,6 +23,11 @@ result before the last multiply) — decided from the reference, never hard-code
 
 Each test loops over spans inside one compiled program (spans are data, not
 shapes) and reports every failing span at once.
+
+Beyond the range of dy/dx (issue 22): every cubic method with values far smaller or
+larger than the knots (dy/dx = 1e∓60 in f32, whose values are fine), extrapolated, and
+cubic2's end conditions; few knots whose neighbouring gaps sum past the largest float;
+grids whose span overflows.
 """
 
 from functools import partial
@@ -34,8 +39,10 @@ import numpy as np
 import pytest
 import scipy.interpolate as si
 from hypothesis import assume, given, settings
+from jax.test_util import check_grads
 
 import splines
+from _references import method_options, reference_slopes
 
 N = 15
 FRACS = (0.1, 0.5, 0.9)  # queries strictly inside cells (f''' jumps at knots)
@@ -308,3 +315,237 @@ def test_unit_span_control():
             result = _values_failures(kind, _grid("uniform"), 1.0, dtype)
             assert result == [], result
     assert jnp.zeros(()).dtype == jnp.float64  # conftest turned x64 on
+
+
+# ------------------------------------------- slopes that dy/dx cannot hold (issue 22)
+
+# The slope rules give each knot's slope in units of its cell (`_slopes._units`), so
+# values and derivatives are right when dy/dx itself is not representable (values of
+# 1e-30 on knots 1e30 apart: dy/dx = 1e-60 in f32) and when two neighbouring gaps sum
+# past the largest float.  Each family holds scales that differ only in data, one
+# compiled program per dtype and knot count; a derivative order is checked where
+# scipy's reference is representable (as above), and every order 0..2 somewhere.
+EXTREME_METHODS = ("cubic2", "monotonic", "akima", "makima", "cubic", "catmull-rom",
+                   "cardinal", "monotonic-0")  # fmt: skip
+EXTREME_ORDERS = (0, 1, 2)
+CUBIC2_ENDS = ("natural", "clamped", "mixed", "periodic")
+# (knot scale X, value scale F) per direction; knots X·(u + 1), values F·v.
+EXTREME_SCALES = {
+    (np.float32, "tiny slopes"): [(1e30, 1e-30), (1e18, 1e-18), (1e9, 1e-17)],
+    (np.float32, "huge slopes"): [(1e-30, 1e30), (1e-18, 1e18), (1e-9, 1e17)],
+    (np.float64, "tiny slopes"): [(1e300, 1e-300), (1e150, 1e-150), (1e75, 1e-150)],
+    (np.float64, "huge slopes"): [(1e-300, 1e300), (1e-150, 1e150), (1e-75, 1e150)],
+}
+# Few knots whose neighbouring gaps sum past the largest float (every gap is fine).
+HUGE_GAPS = {np.float32: 2e38, np.float64: 1e308}
+FEW_KNOTS = {3: np.array([-1.0, 0.0, 1.5]), 4: np.array([-1.5, -0.5, 0.4, 1.5])}
+EXTREME_U = np.concatenate([[0.0], np.cumsum(np.random.default_rng(3).uniform(0.5, 1.5, 8))])
+EXTREME_U = 1.0 + EXTREME_U / EXTREME_U[-1]  # 9 knots in [1, 2], neighbour ratio ≤ 3
+
+
+def _reference_spline(method, u, v, bc="not-a-knot"):
+    if method == "cubic2":
+        return si.CubicSpline(u, v, bc_type=bc)
+    if method == "monotonic":
+        return si.PchipInterpolator(u, v)
+    if method in ("akima", "makima"):
+        return si.Akima1DInterpolator(u, v, method=method)
+    return si.CubicHermiteSpline(u, v, reference_slopes(method, u, v))
+
+
+def _normal_or_zero(value, dtype):
+    """A boundary value in `dtype`, 0 where it is not a normal number there."""
+    return float(np.asarray(value, dtype)) if _representable(value, dtype) else 0.0
+
+
+class ExtremeCase:
+    """Inputs in `dtype` at knot scale X and value scale F, and scipy's splines in u = x/X."""
+
+    def __init__(self, u, X, F, dtype, period: bool = True):
+        self.X, self.F, self.dtype = X, F, dtype
+        self.xp = np.asarray(u * X, dtype)
+        self.u = self.xp.astype(np.float64) / X
+        self.fp = np.asarray(np.sin(3 * self.u) * F, dtype)
+        self.v = self.fp.astype(np.float64) / F
+        # queries inside the cells, and outside both ends (extrap=True)
+        inner = np.concatenate([self.u[:-1] + f * np.diff(self.u) for f in FRACS])
+        below, above = self.u[0] - 0.1 * (self.u[1] - self.u[0]), self.u[-1] + 0.1 * (self.u[-1] - self.u[-2])
+        self.x, self.uq = self._queries(inner)
+        self.x_out, self.uq_out = self._queries(np.array([below, above]))
+        with np.errstate(over="ignore", under="ignore"):  # f'(x_0) = 0.3 F/X, f''(x_n) = −2 F/X²
+            self.bc = (_normal_or_zero(0.3 * F / X, dtype), _normal_or_zero(-2 * F / X / X, dtype))
+        self.period = period
+        if period:  # the open knots; the period closes them at X·(u_0 + 1) (rounded)
+            closing = float(self.xp[0] + np.asarray(X, dtype))
+            self.u_closed = np.append(self.u[:-1], closing / X)
+            self.fp_open = np.asarray(np.sin(2 * np.pi * self.u[:-1]) * F, dtype)
+            self.v_closed = np.append(self.fp_open, self.fp_open[0]).astype(np.float64) / F
+            inner = np.concatenate([self.u_closed[:-1] + f * np.diff(self.u_closed)
+                                    for f in FRACS])  # fmt: skip
+            self.x_period, self.uq_period = self._queries(inner)
+
+    def _queries(self, u):
+        x = np.asarray(u * self.X, self.dtype)
+        return x, x.astype(np.float64) / self.X
+
+    def inputs(self):
+        c = self
+        periodic = ((c.xp[:-1], c.fp_open, np.asarray(c.X, c.dtype), c.x_period) if c.period
+                    else (None,) * 4)  # fmt: skip
+        return (c.x, c.x_out, c.xp, c.fp, np.asarray(c.bc[0], c.dtype),
+                np.asarray(c.bc[1], c.dtype)) + periodic
+
+    def references(self):
+        """{name: (splines in u, queries in u)} for every output of `_extreme_fits`."""
+        u, v = self.u, self.v
+        refs = {}
+        for m in EXTREME_METHODS:
+            spline = _reference_spline(m, u, v)
+            refs[m], refs[m + " extrap"] = (spline, self.uq), (spline, self.uq_out)
+        bc1, bc2 = self.bc[0] * self.X / self.F, self.bc[1] * self.X * self.X / self.F
+        for name, bc in [("natural", "natural"), ("clamped", "clamped"),
+                         ("mixed", ((1, bc1), (2, bc2)))]:  # fmt: skip
+            refs["cubic2 " + name] = (_reference_spline("cubic2", u, v, bc), self.uq)
+        if self.period:
+            closed = si.CubicSpline(self.u_closed, self.v_closed, bc_type="periodic")
+            refs["cubic2 periodic"] = (closed, self.uq_period)
+        return refs
+
+
+@partial(jax.jit, static_argnames="extrap")
+def _extreme_fits(x, x_out, xp, fp, bc1, bc2, xp_p, fp_p, period, x_p, extrap=True):
+    """Every method (and cubic2 end) at orders 0..2: one program per dtype and shape
+    (``period`` None: no periodic fit)."""
+    orders = EXTREME_ORDERS
+    out = {}
+    for m in EXTREME_METHODS:
+        options = method_options(m)
+        out[m] = splines.interp1d(x, xp, fp, m, derivative=orders, **options)
+        if extrap:
+            out[m + " extrap"] = splines.interp1d(x_out, xp, fp, m, derivative=orders,
+                                                  extrap=True, **options)  # fmt: skip
+    for bc in ("natural", "clamped"):
+        out["cubic2 " + bc] = splines.interp1d(x, xp, fp, bc_type=bc, derivative=orders)
+    out["cubic2 mixed"] = splines.interp1d(x, xp, fp, bc_type=((1, bc1), (2, bc2)),
+                                           derivative=orders)  # fmt: skip
+    if period is not None:
+        out["cubic2 periodic"] = splines.interp1d(x_p, xp_p, fp_p, period=period,
+                                                  derivative=orders)  # fmt: skip
+    return out
+
+
+def _extreme_failures(case, checked, extrap=True):
+    """Compare every output with scipy (orders where representable); note checked orders."""
+    dtype, failures = case.dtype, []
+    outs = _extreme_fits(*case.inputs(), extrap=extrap)
+    for name, (spline, uq) in case.references().items():
+        if name not in outs:
+            continue
+        for k, ours in zip(EXTREME_ORDERS, outs[name]):
+            ref = spline(uq, k) * case.F
+            with np.errstate(over="ignore", under="ignore"):
+                for _ in range(k):
+                    ref = ref / case.X
+            if not _derivative_in_range(ref, dtype):
+                continue
+            checked.add(k)
+            what = f"{name}, {np.dtype(dtype).name}, X={case.X:g}, F={case.F:g}, derivative {k}"
+            _check(failures, what, ours, ref, float(np.max(np.abs(ref))),
+                   _derivative_tol(dtype, k), dtype)  # fmt: skip
+    return failures
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_slopes_beyond_the_range_of_dy_dx(dtype):
+    """Values 1e∓30 on knots 1e±30 apart (f32; 1e∓300 on 1e±300, f64) and two milder
+    scales each way: every cubic method, extrapolated too, and cubic2's ends, match
+    scipy.  (Both directions in one test: one compiled program.)"""
+    failures = []
+    for direction in ("tiny slopes", "huge slopes"):
+        checked = set()
+        for X, F in EXTREME_SCALES[dtype, direction]:
+            failures += _extreme_failures(ExtremeCase(EXTREME_U, X, F, dtype), checked)
+        assert checked == set(EXTREME_ORDERS), f"test setup: {direction}: orders {checked}"
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("n", sorted(FEW_KNOTS))
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_neighbouring_gaps_summing_past_the_largest_float(dtype, n):
+    """Knots ±2e38 (f32) / ±1e308 (f64) apart: each gap is representable, the sum of two
+    is not (as the span): values and derivatives match scipy, no NaN.  (No periodic
+    fit: its period, the span, is not representable; extrapolation is tested above.)"""
+    case = ExtremeCase(FEW_KNOTS[n], HUGE_GAPS[dtype], 1.0, dtype, period=False)
+    with np.errstate(over="ignore"):
+        assert np.isinf(case.xp[-1] - case.xp[0])  # test setup: the span overflows
+    failures = _extreme_failures(case, set(), extrap=False)
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("dtype, spacing, atol", [(np.float32, 1e36, 2e-6),
+                                                  (np.float64, 1e306, 1e-12)])  # fmt: skip
+def test_1d_cubic2_huge_knot_spacing(dtype, spacing, atol):
+    """Natural cubic2 on knots 1e36 apart (f32): dy/dx of O(1) data is ~1e-36."""
+    xp = (np.arange(6) * dtype(spacing)).astype(dtype)
+    fp = np.array([0, 1, 0, -1, 0, 1], dtype)
+    x = np.linspace(0, xp[-1], 11).astype(dtype)
+    ours = np.asarray(splines.interp1d(x, xp, fp, bc_type="natural"))
+    ref = si.CubicSpline(np.arange(6.0), fp.astype(float), bc_type="natural")(x / float(spacing))
+    np.testing.assert_allclose(ours, ref, rtol=0, atol=atol)
+
+
+# ---------------------------------------------------------- grids at the range's ends
+
+
+def test_grid_f32_knot_extent_1e38():
+    """A grid axis whose span is above 8.5e37 (1/span is subnormal in f32)."""
+    xp, yp = np.array([0, 5e37, 1e38], np.float32), np.array([0, 1], np.float32)
+    f = np.array([[0, 1], [2, 3], [4, 5]], np.float32)  # f = 2x/5e37 + y: bilinear
+    got = splines.interp2d(np.float32(2.5e37), np.float32(0.5), xp, yp, f)
+    np.testing.assert_allclose(got, 1.5, rtol=1e-6)
+
+
+GRID_EXTENTS = {np.float32: 3e38, np.float64: 1e308}
+GRID_U = np.array([-1.0, -0.6, -0.1, 0.3, 0.7, 1.0])
+GRID_V = np.array([0.0, 0.3, 0.5, 1.0])
+GRID_DERIVATIVES = ((0, 0), (1, 0), (0, 1), (1, 1))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_grid_knots_at_the_ends_of_the_range(dtype):
+    """Grid knots at ±3e38 (f32) / ±1e308 (f64) along x (the span overflows) and in
+    [0, 1] along y: scipy's not-a-knot bicubic (`RectBivariateSpline`) in u = x/X, its
+    x-derivatives divided by X where representable."""
+    X = GRID_EXTENTS[dtype]
+    xp, yp = np.asarray(GRID_U * X, dtype), GRID_V.astype(dtype)
+    u, v = xp.astype(np.float64) / X, yp.astype(np.float64)
+    fp = np.asarray(np.sin(2 * u)[:, None] * np.cos(3 * v)[None, :] + u[:, None] ** 2, dtype)
+    rng = np.random.default_rng(5)
+    qx, qy = np.asarray(rng.uniform(-0.95, 0.95, 12) * X, dtype), rng.uniform(0, 1, 12).astype(dtype)
+    ours = splines.interp2d(qx, qy, xp, yp, fp, derivative=GRID_DERIVATIVES)
+    spline = si.RectBivariateSpline(u, v, fp.astype(np.float64), s=0)
+    checked = 0
+    for (kx, ky), got in zip(GRID_DERIVATIVES, ours):
+        want = spline(qx.astype(np.float64) / X, qy.astype(np.float64), dx=kx, dy=ky, grid=False)
+        if not _derivative_in_range(want / X**kx, dtype):
+            continue  # f_x ~ 1/X is subnormal at these extents
+        checked += 1
+        got = np.asarray(got, np.float64) * X**kx  # compare in the unit coordinate
+        atol = _derivative_tol(dtype, kx + ky) * np.max(np.abs(want))
+        np.testing.assert_allclose(got, want, rtol=0, atol=atol, err_msg=f"derivative {(kx, ky)}")
+    assert checked >= 2, "test setup: f and f_y at least"
+
+
+def test_gradients_beyond_the_range_of_dy_dx():
+    """d/d(xp, fp, bc value) of cubic2 at knots 1e150 apart and values 1e-150 (f64), in
+    unit coordinates (X·u, F·v in, f/F out): the scaled slopes differentiate as the plain
+    ones (the other methods' rules at unit scale: test_methods.py)."""
+    X, F = 1e150, 1e-150
+    u = 8 * EXTREME_U[:6]  # gaps ~1: check_grads' finite differences (eps 1e-4) stay accurate
+    v, q = np.sin(u), u[:-1] + 0.4 * np.diff(u)
+
+    def f(u, v, v0):
+        ends = ((1, v0 * (F / X)), (2, 0.0))
+        return splines.interp1d(X * q, X * u, F * v, bc_type=ends) / F
+
+    check_grads(jax.jit(f), (u, v, np.float64(0.5)), order=1, modes=("fwd", "rev"))

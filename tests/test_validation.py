@@ -302,3 +302,98 @@ def test_too_few_knots_message_grammar():
         interp1d(X2, np.array([1.0]), np.array([2.0]))
     message = str(info.value)
     assert "at least 2 knots" in message, f"MESSAGE defect: {message!r}"
+
+
+# ------------------------------------------------- traced non-finite data
+
+
+def _bad_data_losses():
+    """name → (loss of (fp, fx, v, p, c), what is made bad): one traced input non-finite.
+
+    Every input the library declares invalid when non-finite: values, given
+    slopes, boundary values, the period and the tension, in 1-D, on grids and
+    through the scipy classes.
+    """
+    from splines import CubicHermiteSpline, CubicSpline, interp2d
+
+    bc = lambda v: ((1, v), (2, 0.0))  # noqa: E731
+    grid = lambda fp: jnp.outer(fp, fp[:3] + 2)  # noqa: E731
+    x, y = np.linspace(0.1, 3.9, 6), np.linspace(0.1, 1.9, 6)
+    return {
+        "interp1d cubic2 fp": (lambda fp, fx, v, p, c: interp1d(x, XP, fp).sum(), "fp"),
+        "interp1d akima fp": (lambda fp, fx, v, p, c: interp1d(x, XP, fp, "akima").sum(), "fp"),
+        "interp1d linear fp": (lambda fp, fx, v, p, c: interp1d(x, XP, fp, "linear").sum(), "fp"),
+        "interp1d fx": (lambda fp, fx, v, p, c: interp1d(x, XP, fp, fx=fx).sum(), "fx"),
+        "interp1d bc value": (lambda fp, fx, v, p, c: interp1d(x, XP, fp, bc_type=bc(v)).sum(), "v"),
+        "interp1d period": (lambda fp, fx, v, p, c: interp1d(x, XP, fp, period=p).sum(), "p"),
+        "interp1d tension": (lambda fp, fx, v, p, c: interp1d(x, XP, fp, "cardinal", c=c).sum(),
+                             "c"),
+        "Interpolator1D bc value": (
+            lambda fp, fx, v, p, c: Interpolator1D(XP, fp, bc_type=bc(v))(x).sum(), "v"),
+        "CubicSpline bc value": (lambda fp, fx, v, p, c: CubicSpline(XP, fp, bc_type=bc(v))(x).sum(),
+                                 "v"),
+        "CubicHermiteSpline dydx": (lambda fp, fx, v, p, c: CubicHermiteSpline(XP, fp, fx)(x).sum(),
+                                    "fx"),
+        "interp2d fp": (lambda fp, fx, v, p, c: interp2d(x, y, XP, XP[:3], grid(fp)).sum(), "fp"),
+        "interp2d fx": (lambda fp, fx, v, p, c: interp2d(x, y, XP, XP[:3], grid(fp),
+                                                         fx=grid(fx)).sum(), "fx"),
+        "interp2d period": (lambda fp, fx, v, p, c: interp2d(x, y, XP, XP[:3], grid(fp),
+                                                             period=(p, None)).sum(), "p"),
+    }  # fmt: skip
+
+
+BAD_DATA_LOSSES = _bad_data_losses()
+GOOD_DATA = {"fp": FP, "fx": 2 * XP, "v": 0.5, "p": 6.0, "c": 0.3}
+
+
+@jax.jit
+def _bad_data_values_and_grads(bad):
+    """jit(value_and_grad) of every loss w.r.t. all five inputs, its own input made ``bad``
+    (None: all good)."""
+    out = {}
+    for name, (loss, which) in BAD_DATA_LOSSES.items():
+        data = dict(GOOD_DATA)
+        if bad is not None:  # None: the control, all good
+            data[which] = data[which] * 0 + bad if which in ("v", "p", "c") else (
+                jnp.asarray(data[which]).at[1].set(bad))  # fmt: skip
+        out[name] = jax.value_and_grad(loss, argnums=(0, 1, 2, 3, 4))(*data.values())
+    return out
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_traced_non_finite_data_give_nan_values_and_all_nan_gradients(bad):
+    """The README's rule: bad traced data give NaN outputs *and* NaN gradients, for
+    each of them (a finite gradient of a NaN loss would let an optimiser walk on)."""
+    failures = []
+    for name, (value, grads) in _bad_data_values_and_grads(bad).items():
+        if not np.isnan(value):
+            failures.append(f"{name}: value {value}")
+        used = [n for n, g in zip(GOOD_DATA, grads) if np.any(np.asarray(g) != 0)]
+        for arg in used:
+            if not np.all(np.isnan(np.asarray(grads[list(GOOD_DATA).index(arg)]))):
+                failures.append(f"{name}: d/d{arg} not all NaN")
+        if not np.all(np.isnan(np.asarray(grads[0]))):
+            failures.append(f"{name}: d/dfp = {grads[0]}")
+    assert not failures, f"bad = {bad}:\n" + "\n".join(failures)
+
+
+def test_traced_finite_data_give_finite_gradients():
+    """Control: the same program on good data gives finite values and gradients."""
+    for name, (value, grads) in _bad_data_values_and_grads(None).items():
+        assert np.isfinite(value), name
+        assert all(np.all(np.isfinite(np.asarray(g))) for g in grads), name
+
+
+def test_a_non_finite_column_leaves_the_other_columns_alone():
+    """Columns are separate interpolants: a bad one's values are NaN on their own.
+
+    (A gradient through a NaN column is NaN, also w.r.t. what the columns share,
+    such as the knots, even where a loss does not use it: 0 · NaN.)"""
+    x = np.linspace(0.1, 3.9, 6)
+    fp = np.stack([FP, np.where(XP == 2, np.inf, FP)], axis=1)
+    for method in ["cubic2", "akima", "linear"]:
+        out = jax.jit(lambda fp: interp1d(x, XP, fp, method))(fp)
+        grad = jax.jit(jax.grad(lambda fp: interp1d(x, XP, fp, method)[:, 0].sum()))(fp)
+        assert np.all(np.isnan(out[:, 1])) and np.all(np.isfinite(out[:, 0])), method
+        np.testing.assert_allclose(out[:, 0], interp1d(x, XP, FP, method), rtol=1e-15)
+        assert np.all(np.isfinite(grad[:, 0])), method

@@ -4,11 +4,16 @@
 - `finite_difference`: "cubic", "cardinal", "catmull-rom" (neighbouring secants);
 - `pchip`:             "monotonic", "monotonic-0" (shape-preserving);
 - `akima`:             "akima", "makima";
-- `_local`:            what the local rules share (secants, periodic wrap, complex parts).
+- `_local`:            what the local rules share (secants, periodic wrap, complex parts);
+- `_units`:            the unit of each knot's slope.
 
-Every rule returns slopes dy/dx ``(n, k)`` at the knots from cell widths
-``h (n-1,)`` and values ``(n, k)`` (the local rules also take the slice of
-knots to keep, see `_local`); `_hermite.cubic_pieces` turns them into pieces.
+Every rule returns the slopes ``(n, k)`` at the knots in units of a cell
+width per knot, ``u_i = s_i g_i`` (``g_i = h_i``, the last knot ``h_{n-2}``;
+`_units`), from cell widths ``h (n-1,)`` — only their ratios enter, except
+through cubic2's boundary derivative values, which are in h's unit — and
+values ``(n, k)`` (the local rules also take the slice of knots to keep, see
+`_local`); `_hermite.cubic_pieces` turns them into pieces and
+`_units.as_dydx` into dy/dx.
 """
 
 from ._local import by_parts, local_rule

@@ -1,10 +1,14 @@
 """What every local slope rule shares: secants, periodic wrapping, complex values.
 
 A *local* rule gives the slope at knot i from the secants of a few cells
-around it, ``m_j = (y_{j+1} − y_j) / h_j``, with its own rule at the two ends.
-The rules here take widths ``h (n-1,)``, values ``(n, k)`` (k columns) and
-``keep``, a slice of the knots whose slopes are wanted, and return those
-slopes in x units (``(n, k)`` for ``keep = slice(None)``).
+around it, ``m_j = Δ_j / h_j`` (``Δ_j = y_{j+1} − y_j``), with its own rule at
+the two ends.  The rules here take widths ``h (n-1,)``, values ``(n, k)`` (k
+columns) and ``keep``, a slice of the knots whose slopes are wanted, and
+return those slopes in units of each knot's cell (`_units`: ``u_i = s_i g_i``;
+``(n, k)`` for ``keep = slice(None)``).  Every rule is homogeneous of degree
+one in the secants, so it is applied to the secants in the knot's unit,
+``m_j g_i = Δ_j · g_i / h_j``: value differences times ratios of widths,
+never a quotient of size Δ/h.
 
 Periodic data (closed knots: the last knot is the first plus the period, with
 the same value) have no ends: every knot has neighbours across the period.
@@ -14,6 +18,8 @@ and keeps the slopes of the original knots.  The rule's end formulas then act
 only on the extension and never reach a kept slope; a rule with a global
 quantity (Akima's cutoff, relative to a maximum over the knots) takes it over
 the kept knots only.  So the slopes do not depend on where the period starts.
+In the extension the closing knot is not the last, so its slope comes in the
+unit of the cell after it, h_0; it is given in its left cell's, h_{n-2}.
 
 Data-dependent rules (monotonic, Akima) compare signs and magnitudes, which
 complex numbers lack: `by_parts` applies them to the real and imaginary parts
@@ -27,9 +33,16 @@ from .._boundary import PERIODIC
 _WRAP = 2  # cells of cyclic extension on each side: the widest stencil's reach
 
 
-def secants(h, values):
-    """``m_j = (y_{j+1} − y_j) / h_j``: ``(n-1, k)``."""
-    return jnp.diff(values, axis=0) / h[:, None]
+def interior_secants(h, delta):
+    """The secants on both sides of knots 1 … n-2 in the knot's unit h_i, ``(n-2, k)`` each:
+    ``m_{i-1} h_i = Δ_{i-1} · h_i / h_{i-1}`` and ``m_i h_i = Δ_i``."""
+    return delta[:-1] * (h[1:] / h[:-1])[:, None], delta[1:]
+
+
+def share(h_other, h_own):
+    """``h_own / (h_other + h_own)`` as ``1 / (1 + h_other / h_own)``: the sum of two
+    widths can overflow where each is representable."""
+    return 1 / (1 + h_other / h_own)
 
 
 def local_rule(rule):
@@ -44,7 +57,8 @@ def local_rule(rule):
             return rule(h, values, slice(None), **options)
         cells = h.shape[0]  # closed knots: n = cells + 1, values[-1] == values[0]
         knots = jnp.arange(-_WRAP, cells + _WRAP + 1) % cells
-        return rule(h[knots[:-1]], values[knots], slice(_WRAP, _WRAP + cells + 1), **options)
+        u = rule(h[knots[:-1]], values[knots], slice(_WRAP, _WRAP + cells + 1), **options)
+        return jnp.concatenate([u[:-1], u[-1:] * (h[-1] / h[0])])  # u_n = s h_{n-2}, not s h_0
 
     return slopes
 
@@ -59,12 +73,3 @@ def by_parts(rule):
 
     return on_parts
 
-
-def safe_divide(numerator, denominator, where_zero):
-    """``numerator / denominator``, or ``where_zero`` where the denominator is 0.
-
-    The division never sees a zero, so its gradient stays finite where the
-    other value is chosen (``where(d == 0, z, n / d)`` would give NaN there).
-    """
-    zero = denominator == 0
-    return jnp.where(zero, where_zero, numerator / jnp.where(zero, 1, denominator))

@@ -14,13 +14,24 @@ the weights are undefined and
 ``s_i = (m_{i-2} + m_{i+1}) / 2``.  Two secants are extrapolated linearly
 beyond each end, ``m_{-1} = 2 m_0 − m_1``, ``m_{-2} = 2 m_{-1} − m_0`` (and
 mirrored).  Two knots: the chord's slope at both.
+
+Each knot's slope comes in its own unit g_i (`_units`): its four secants are
+taken in that unit, ``m_j g_i = Δ_j · g_i / h_j`` — the extrapolated ones are
+value differences in the unit of the end cell, ``E_{-1} = 2 Δ_0 − Δ_1 h_0/h_1``,
+``E_{-2} = 2 E_{-1} − Δ_0``, with width h_0 — and the weights are ratios.  The
+cutoff compares quantities in x units across knots, ``f_i / g_i`` (in the
+knots' units), which can underflow: it compares their logarithms,
+``log2 f_i − log2 g_i``.
 """
 
+import math
+
+import jax
 import jax.numpy as jnp
 
-from ._local import safe_divide, secants
+from ._units import knot_units
 
-_BREAK = 1e-9  # scipy's cutoff for undefined weights, relative to their maximum
+_LOG2_BREAK = math.log2(1e-9)  # scipy's cutoff for undefined weights, relative to their maximum
 
 
 def akima_slopes(h, values, keep):
@@ -32,34 +43,53 @@ def makima_slopes(h, values, keep):
 
 
 def _akima(h, values, keep, modified: bool):
-    m = secants(h, values)
-    if m.shape[0] == 1:
-        return jnp.concatenate([m, m])[keep]
-    # A quarter of the secants (exact: a power of two): the extension reaches
-    # 3 m_0 − 2 m_1 and a weight sum four secant jumps, which would overflow
-    # for secants within a few times of the largest float; weights are ratios.
-    q = _extend(m / 4)  # (n + 3, k): m_{-2} … m_{n}, quartered
-    jumps = jnp.abs(jnp.diff(q, axis=0))
+    delta = jnp.diff(values, axis=0)
+    if delta.shape[0] == 1:
+        return jnp.concatenate([delta, delta])[keep]
+    # A quarter of the differences (exact: a power of two): the extension reaches
+    # 3 Δ_0 − 2 m_1 h_0 and a weight sum four secant jumps, which would overflow
+    # for values within a few times of the largest float; weights are ratios.
+    m2, m1, m0, p1 = (q[keep] for q in _window(h, delta / 4))  # m_{i-2} … m_{i+1}, in g_i
+    f1, f2 = jnp.abs(p1 - m0), jnp.abs(m1 - m2)
     if modified:
-        jumps = jumps + jnp.abs(q[1:] + q[:-1]) / 2
-    f1, f2 = jumps[2:][keep], jumps[:-2][keep]
+        f1, f2 = f1 + jnp.abs(p1 + m0) / 2, f2 + jnp.abs(m1 + m2) / 2
     total = f1 + f2
-    defined = total > _BREAK * _finite_max(total)
-    before, after = q[1:-2][keep], q[2:-1][keep]
-    weighted = before + safe_divide(f2, jnp.where(defined, total, 0), 0) * (after - before)
-    return 4 * jnp.where(defined, weighted, (q[3:][keep] + q[:-3][keep]) / 2)
+    defined = _above_cutoff(total, knot_units(h)[keep])
+    # defined ⇒ total > 0; elsewhere divide by 1: finite, discarded, with a finite gradient
+    weighted = m1 + f2 / jnp.where(defined, total, 1) * (m0 - m1)
+    return 4 * jnp.where(defined, weighted, (p1 + m2) / 2)
 
 
-def _finite_max(total):
-    """The largest finite weight sum (0 if none): a NaN or inf from bad data at one
-    knot must not move every knot's cutoff (traced data are not checked eagerly)."""
-    return jnp.max(jnp.where(jnp.isfinite(total), total, 0), initial=0)
+def _window(h, delta):
+    """The secants m_{i-2}, m_{i-1}, m_i, m_{i+1} of every knot i in its unit g_i, ``(n, k)`` each.
+
+    ``m_j g_i = Δ_j g_i / h_j``, the ratios from r_j = h_{j+1}/h_j; beyond the ends
+    the extrapolated differences, with the end cell's width.
+    """
+    r = (h[1:] / h[:-1])[:, None]
+    low1 = 2 * delta[0] - delta[1] / r[0]  # E_{-1} = 2 Δ_0 − Δ_1 h_0/h_1
+    low2 = 2 * low1 - delta[0]
+    high1 = 2 * delta[-1] - delta[-2] * r[-1]
+    high2 = 2 * high1 - delta[-1]
+    n = h.shape[0] + 1
+    m0 = jnp.concatenate([delta, high1[None]])
+    m1 = jnp.concatenate([low1[None], delta[:-1] * r, delta[-1:]])
+    p1 = jnp.concatenate([delta[1:] / r, high1[None], high2[None]])
+    # knot 1: E_{-1} h_1/h_0; knots 2 … n-2: h_i/h_{i-2} = r_{i-2} r_{i-1}; the last: g = h_{n-2}
+    m2 = jnp.concatenate([low2[None], low1[None] * r[:1], delta[: n - 3] * (r[:-1] * r[1:]),
+                          delta[n - 3 : n - 2] * r[-1:]])  # fmt: skip
+    return m2, m1, m0, p1
 
 
-def _extend(m):
-    """Two linearly extrapolated secants beyond each end."""
-    low1 = 2 * m[0] - m[1]
-    low2 = 2 * low1 - m[0]
-    high1 = 2 * m[-1] - m[-2]
-    high2 = 2 * high1 - m[-1]
-    return jnp.concatenate([low2[None], low1[None], m, high1[None], high2[None]])
+def _above_cutoff(total, g):
+    """``total_i / g_i > 10⁻⁹ · max_j total_j / g_j`` in logarithms (x units can underflow).
+
+    The maximum runs over the finite totals only: a NaN or inf from bad data at
+    one knot must not move every knot's cutoff (traced data are not checked
+    eagerly).
+    """
+    total, g = jax.lax.stop_gradient((total, g))  # a comparison: no derivative
+    log_x = jnp.log2(total) - jnp.log2(g)[:, None]  # log2 0 = −inf: never above
+    finite = jnp.isfinite(total)
+    largest = jnp.max(jnp.where(finite, log_x, -jnp.inf), initial=-jnp.inf)
+    return log_x > largest + _LOG2_BREAK

@@ -347,17 +347,21 @@ GOOD_DATA = {"fp": FP, "fx": 2 * XP, "v": 0.5, "p": 6.0, "c": 0.3}
 
 
 @jax.jit
-def _bad_data_values_and_grads(bad):
+def _values_and_grads_of_bad_data(bad, use):
     """jit(value_and_grad) of every loss w.r.t. all five inputs, its own input made ``bad``
-    (None: all good)."""
+    where ``use`` (else the good data: the control, from the same program)."""
     out = {}
     for name, (loss, which) in BAD_DATA_LOSSES.items():
         data = dict(GOOD_DATA)
-        if bad is not None:  # None: the control, all good
-            data[which] = data[which] * 0 + bad if which in ("v", "p", "c") else (
-                jnp.asarray(data[which]).at[1].set(bad))  # fmt: skip
+        good = jnp.asarray(data[which])
+        made_bad = jnp.full_like(good, bad) if good.ndim == 0 else good.at[1].set(bad)
+        data[which] = jnp.where(use, made_bad, good)
         out[name] = jax.value_and_grad(loss, argnums=(0, 1, 2, 3, 4))(*data.values())
     return out
+
+
+def _bad_data_values_and_grads(bad):
+    return _values_and_grads_of_bad_data(np.nan if bad is None else bad, bad is not None)
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])

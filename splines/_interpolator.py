@@ -18,7 +18,8 @@ class Interpolator1D(eqx.Module):
     """A fitted 1-D interpolant (see `interp1d` for the arguments).
 
     Holds a piecewise polynomial — breaks and per-piece coefficients, as
-    scipy's `PPoly` — so a call only searches and runs Horner.  Fields are
+    scipy's `PPoly`, and the data's values at the last break — so a call only
+    searches and runs Horner.  Fields are
     arrays, so a batch of interpolants over different grids is one
     `jax.vmap` away, and gradients flow to the coefficients.
     """

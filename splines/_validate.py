@@ -111,9 +111,9 @@ def finite_columns(table, axis: int):
     non-finite value, slope or boundary value reaches its column's pieces or
     node data, and then every output and gradient of that column is to be NaN
     (`poison`), not only the outputs near it.  Tested on the fit's result
-    rather than its inputs: the test then follows the fit in one chain (on
-    the inputs it is an independent piece of the program, which XLA:CPU
-    schedules apart: 36 → 80 µs for a 64-knot cubic2 fit + 1000 queries).
+    rather than its inputs: the test then follows the fit in one chain; on
+    the inputs it is an independent piece of the program, which XLA:CPU hands
+    to its thread pool (DESIGN.md §2), doubling the time of a small fit.
     """
     axes = tuple(a for a in range(table.ndim) if a != axis % table.ndim)
     return jnp.all(jnp.isfinite(table), axis=axes)

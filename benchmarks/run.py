@@ -4,6 +4,7 @@
     python -m benchmarks --quick          # ≤ 2 minutes on 2 cores → results/<platform>_quick.*
     python -m benchmarks --only interp1d  # one suite (repeatable)
     python -m benchmarks --list           # the suites and their cases, nothing run
+    python -m benchmarks --baseline REV   # also our rows at git revision REV, same process
 
 (``python benchmarks/run.py`` is the same.)  Each case times its contenders in
 this process, interleaved (`_timing`: compiled first, medians of repeats,
@@ -33,6 +34,7 @@ if __package__ in (None, ""):  # run as a script: make `benchmarks` importable
 import jax  # noqa: E402
 import numpy as np  # noqa: E402
 
+from . import _baseline  # noqa: E402
 from . import _report as R  # noqa: E402
 from . import _timing as T  # noqa: E402
 
@@ -56,20 +58,23 @@ def main(argv=None) -> int:
     print(f"# benchmarks ({mode}) on {m['cpu']}, {m['cpu_count']} CPUs "
           f"(affinity {m['affinity']}), jax {jax.__version__} {m['jax_backend']}, "
           f"load average {m['loadavg_1_5_15min']}")  # fmt: skip
+    baseline = _baseline.load(args.baseline) if args.baseline else None
     records, progress = [], _Progress(len(cases))
     for case in cases:
         if case.dtype == "float64":
             jax.config.update("jax_enable_x64", True)
         progress.step(f"{case.suite}: {case.name}")
-        record = run_case(case, BUDGETS[mode], args.verbose)
+        extra = _baseline.contenders(case, baseline, args.baseline) if baseline else []
+        record = run_case(case, BUDGETS[mode], args.verbose, extra)
         R.print_case(record)
         records.append(record)
     progress.done()
     targets = R.evaluate_targets(records)
     R.print_targets(targets)
-    stem = _stem(mode, args.only)
+    stem = _stem(mode, args.only) + ("_vs_" + args.baseline if args.baseline else "")
     directory = Path(args.results_dir) if args.results_dir else T.RESULTS_DIR
     path = T.write_result(stem, {"mode": mode, "budget": BUDGETS[mode], "suites": suites,
+                                 "baseline": args.baseline,
                                  "cases": records, "targets": targets},
                           directory=directory)  # fmt: skip
     plots = R.plot_sweeps(records, directory, stem)
@@ -77,9 +82,10 @@ def main(argv=None) -> int:
     return 0
 
 
-def run_case(case, budget: dict, verbose: bool = False) -> dict:
-    """Time a case's contenders in each of its regimes; compare their results."""
-    contenders = {c.name: c for c in case.build()}
+def run_case(case, budget: dict, verbose: bool = False, extra=()) -> dict:
+    """Time a case's contenders (and ``extra`` ones) in each of its regimes, interleaved;
+    compare their results."""
+    contenders = {c.name: c for c in [*case.build(), *extra]}
     timings = {
         regime: T.time_interleaved({n: (c.fn, c.args) for n, c in contenders.items()},
                                    verbose=verbose, regime=regime, **budget)  # fmt: skip
@@ -171,6 +177,8 @@ def _parse(argv):
                         help=f"run this suite only (repeatable): {', '.join(SUITES)}")
     parser.add_argument("--list", action="store_true", help="list the cases; run nothing")
     parser.add_argument("--results-dir", default=None, help="where JSON and plots go")
+    parser.add_argument("--baseline", default=None, metavar="REV",
+                        help="also time our rows at this git revision, in the same process")
     parser.add_argument("--verbose", action="store_true", help="tracebacks of failures")
     return parser.parse_args(argv)
 

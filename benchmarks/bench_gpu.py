@@ -166,9 +166,9 @@ def run(sizes, budget, device):
 
 def _kernel_rows(rng, put, sizes, budget, roofline, interpret):
     """Registered GPU kernels against the Pallas candidates, per ``pivoting``, f32."""
-    from splines._kernels import GPU_KERNELS
-    from splines._kernels.pallas_gtsv import splines_pallas_gtsv
-    from splines._kernels.pallas_thomas import splines_pallas_thomas
+    from splines._linalg.kernels import GPU_KERNELS
+    from splines._linalg.kernels.pallas_gtsv import splines_pallas_gtsv
+    from splines._linalg.kernels.pallas_thomas import splines_pallas_thomas
 
     candidates = {
         "pivoting=False": {"registered: " + GPU_KERNELS.thomas.__name__: GPU_KERNELS.thomas,

@@ -6,12 +6,12 @@ import jax
 
 _FUNC = re.compile(r"^\s*func\.func (?:public |private )?@([\w$.-]+)\(", re.M)
 _CALL = re.compile(r"(?<![\w.])(?:func\.)?call @([\w$.-]+)")  # jax prints both forms
-# The solve kernels of `splines._kernels`: no pivoting (on CPU, one small system
+# The solve kernels of `splines._linalg.kernels`: no pivoting (on CPU, one small system
 # in place or a Thomas scan; one cuSPARSE call on GPUs), partial pivoting (gtsv scan).
 KERNEL_PREFIXES = ("splines_thomas_inplace", "splines_thomas_scan", "splines_gtsv_scan",
                    "splines_cusparse_gtsv")  # fmt: skip
 # The one other kernel with a loop: XLA:CPU's cell search for long searches
-# (`splines._search`; never lowered for GPUs).
+# (`splines._pieces.search`; never lowered for GPUs).
 ROLLED_SEARCH = "splines_locate_rolled"
 _CUSTOM_CALL = re.compile(r"custom_call @([\w$.-]+)")
 

@@ -31,8 +31,9 @@ from scipy.interpolate import (
 from scipy.linalg import solve_banded
 
 import splines
-from splines import _interp_grid, _interpolator_grid
-from splines._kernels import splines_thomas_inplace, splines_thomas_scan, thomas_inplace
+from splines._interpolate import evaluate as _evaluate_module
+from splines._interpolate import functions as _functions
+from splines._linalg.kernels import splines_thomas_inplace, splines_thomas_scan, thomas_inplace
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _compiles import compiles  # noqa: E402
@@ -564,7 +565,7 @@ def test_grid_grads_wrt_values_knots_queries_and_period():
 
 def test_grid_no_recompiles():
     xp, yp = K2
-    with compiles(_interp_grid._interp_grid) as counter:
+    with compiles(_functions._interpolate) as counter:
         for k in range(3):
             splines.interp2d(np.array([1.0 + k]), np.array([1.5]), xp, yp, F2 + k,
                              extrap=float(k))  # fmt: skip
@@ -573,7 +574,7 @@ def test_grid_no_recompiles():
     assert counter.count <= 2  # one for the fills, one for the periodic fit
     spline = splines.Interpolator2D(xp, yp, F2)
     spline(1.0, 2.0)
-    with compiles(_interpolator_grid._evaluate_grid) as counter:
+    with compiles(_evaluate_module.jit_evaluate) as counter:
         spline(1.5, 2.5)
         spline(jnp.asarray(1.2), 2.0)
     assert counter.count == 0

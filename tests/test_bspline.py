@@ -1,4 +1,4 @@
-"""B-splines (t, c, k) as our pieces (`splines._bspline`), against scipy's
+"""B-splines (t, c, k) as our pieces (`splines._scipy.bspline`), against scipy's
 ``BSpline`` and ``PPoly.from_spline`` in f64: values and every derivative, inside,
 on the knots and outside (extended), to 1e-12 of each order's max |f^(ν)|."""
 
@@ -9,8 +9,8 @@ import pytest
 from jax.test_util import check_grads
 from scipy.interpolate import BSpline, PPoly, splev, splrep
 
-from splines._bspline import bspline_pieces
-from splines._evaluate import EvalSpec, evaluate
+from splines._scipy.bspline import bspline_pieces
+from splines._interpolate.evaluate import EvalSpec, evaluate
 
 TOL = 1e-12
 
@@ -23,8 +23,8 @@ def ours(t, c, k, x, orders, extend=True):
 def evaluate_pieces(pieces, x, orders, extend=True):
     breaks, coefficients, column_shape = pieces
     fill = (jnp.full((), jnp.nan, coefficients.dtype),) * 2
-    spec = EvalSpec(tuple(orders), extend, False, False, 0, column_shape)
-    return evaluate(jnp.asarray(x, breaks.dtype), breaks, coefficients, fill, spec)
+    spec = EvalSpec(tuple((o,) for o in orders), True, (extend,), (False,), False, 0, column_shape)
+    return evaluate((jnp.asarray(x, breaks.dtype),), (breaks,), coefficients, (fill,), spec)
 
 
 def compiled(function, *args):

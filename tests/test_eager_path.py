@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import splines
-from splines._dtypes import constant
-from splines._validate import check_knots_eagerly, check_values_eagerly
+from splines._utils.dtypes import constant
+from splines._utils.validate import check_knots_eagerly, check_values_eagerly
 
 X = np.linspace(0.0, 1.0, 8)
 Y = np.sin(3 * X)

@@ -1,4 +1,4 @@
-"""Fourier resampling (`splines._fourier`): scipy, exact trigonometric polynomials, transforms.
+"""Fourier resampling (`splines._interpolate.fourier`): scipy, exact trigonometric polynomials, transforms.
 
 References: `scipy.signal.resample` (no shifts; 2-D as two 1-D resamples,
 which is the same tensor-product operator), and trigonometric polynomials
@@ -27,7 +27,7 @@ from jax.test_util import check_grads
 
 from _compiles import compiles
 from _lowered import lowered_text
-from splines._fourier import _fft_interp1d, fft_interp1d, fft_interp2d
+from splines._interpolate.fourier import _fft_interp1d, fft_interp1d, fft_interp2d
 
 DX = 0.37  # a sample spacing that is not 1, so shifts must be divided by it
 # (N, M): up and down between even and odd lengths, the same length, one more

@@ -31,7 +31,7 @@ import pytest
 import splines
 from _lowered import custom_calls, functions, lowered_text
 from _systems import dense
-from splines._kernels import (
+from splines._linalg.kernels import (
     GPU_KERNELS,
     PLATFORM_KERNELS,
     splines_cusparse_gtsv,
@@ -44,8 +44,8 @@ TRITON = "__gpu$xla.gpu.triton"
 
 
 def _pallas_kernels():
-    from splines._kernels.pallas_gtsv import splines_pallas_gtsv
-    from splines._kernels.pallas_thomas import splines_pallas_thomas
+    from splines._linalg.kernels.pallas_gtsv import splines_pallas_gtsv
+    from splines._linalg.kernels.pallas_thomas import splines_pallas_thomas
 
     return {"thomas": (splines_pallas_thomas, splines_thomas_scan),
             "gtsv": (splines_pallas_gtsv, splines_gtsv_scan)}  # fmt: skip

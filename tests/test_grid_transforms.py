@@ -51,7 +51,7 @@ from jax.test_util import check_grads, check_jvp
 from _compiles import compiles
 from _lowered import custom_calls, functions, kernel_functions, loops_outside_kernels, lowered_text
 from splines import Interpolator2D, interp2d, interp3d
-from splines._interp_grid import _interp_grid
+from splines._interpolate.functions import _interpolate as _interp_grid
 
 XP = np.array([0.0, 0.7, 1.5, 2.4, 3.2, 4.5])  # uneven, 6 knots
 YP = np.array([0.0, 0.5, 1.3, 2.0, 2.9])  # uneven, 5 knots

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 import splines
-from splines._interp import _interp1d
-from splines._interpolator import _evaluate, _fit
+from splines._interpolate.evaluate import jit_evaluate as _evaluate
+from splines._interpolate.fit import jit_fit as _fit
+from splines._interpolate.functions import _interpolate as _interp1d
 
 XP = jnp.linspace(0.0, 1.0, 9)
 

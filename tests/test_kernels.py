@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from _systems import dense
-from splines._kernels import splines_cusparse_gtsv, splines_gtsv_scan, splines_thomas_scan
-from splines._kernels._pallas import lanes_per_program
-from splines._kernels.pallas_gtsv import splines_pallas_gtsv
-from splines._kernels.pallas_thomas import splines_pallas_thomas
+from splines._linalg.kernels import splines_cusparse_gtsv, splines_gtsv_scan, splines_thomas_scan
+from splines._linalg.kernels._pallas import lanes_per_program
+from splines._linalg.kernels.pallas_gtsv import splines_pallas_gtsv
+from splines._linalg.kernels.pallas_thomas import splines_pallas_thomas
 
 SHAPES = [(1,), (2,), (3,), (4,), (17,), (5, 1), (5, 2), (5, 3), (2, 3, 9)]
 

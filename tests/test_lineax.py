@@ -1,4 +1,4 @@
-"""The lineax bridge (`splines._lineax`): lineax's tridiagonal operators on our primitive.
+"""The lineax bridge (`splines._linalg.lineax`): lineax's tridiagonal operators on our primitive.
 
 Three paths solve the same system:
 
@@ -27,7 +27,8 @@ from jax.test_util import check_grads
 from _lowered import functions, loops_outside_kernels, lowered_text
 from _systems import dense
 from splines import cyclic_tridiagonal_solve, tridiagonal_solve
-from splines._lineax import Tridiagonal, lineax_bands
+from splines._linalg.lineax import Tridiagonal
+from splines._linalg.operators import lineax_bands
 
 lx = pytest.importorskip("lineax")
 
@@ -214,7 +215,7 @@ def test_splines_imports_and_solves_without_lineax():
     code = (
         "import sys; sys.modules['lineax'] = None  # `import lineax` now fails\n"
         "import numpy as np, splines\n"
-        "from splines._lineax import Tridiagonal\n"
+        "from splines._linalg.lineax import Tridiagonal\n"
         "x = splines.tridiagonal_solve(np.ones(2), np.full(3, 4.0), np.ones(2), np.ones(3))\n"
         "assert np.isfinite(x).all()\n"
         "try:\n"

@@ -1,7 +1,7 @@
 """Transform safety: no host callbacks, no conditionals, loops only in the solve kernel.
 
 Programs are lowered for CPU and — without a GPU, which a CPU-only jaxlib can
-do — for CUDA (DESIGN.md §3), and their StableHLO text is inspected.
+do — for CUDA (docs/architecture.md §6), and their StableHLO text is inspected.
 """
 
 import jax
@@ -24,6 +24,12 @@ XP = jnp.linspace(0.0, 2.0, N) ** 1.5
 FP = jnp.sin(3 * XP)
 X = jnp.linspace(0.1, 2.5, M)
 BC = jnp.array([0.5, -1.0])
+GRID_3D = tuple(jnp.linspace(0.0, 1.0, n) ** 1.3 for n in (9, 7, 6))
+VALUES_3D = jnp.cos(sum(jnp.meshgrid(*GRID_3D, indexing="ij")))
+XI_3D = jnp.linspace(0.05, 0.95, 3 * M).reshape(M, 3)
+GRID_5D = tuple(jnp.linspace(0.0, 1.0, n) for n in (3, 4, 3, 2, 3))
+VALUES_5D = jnp.sin(sum(jnp.meshgrid(*GRID_5D, indexing="ij")))
+XI_5D = jnp.linspace(0.05, 0.95, 5 * M).reshape(M, 5)
 
 
 def cubic(x, xp, fp, bc=BC):
@@ -56,6 +62,17 @@ PROGRAMS = {
     "hessian bc": (jax.hessian(loss, argnums=3), (X, XP, FP, BC)),
     "hessian fp": (jax.hessian(loss, argnums=2), (X, XP, FP)),
     "interpolator": (lambda x, xp, fp: splines.Interpolator1D(xp, fp)(x, 1), (X, XP, FP)),
+    "interpn cubic 3-D": (
+        lambda xi, v: splines.interpn(GRID_3D, v, xi, method="cubic", bounds_error=False),
+        (XI_3D, VALUES_3D)),
+    "interpn linear 5-D": (
+        lambda xi, v: splines.interpn(GRID_5D, v, xi, bounds_error=False), (XI_5D, VALUES_5D)),
+    "grad interpn values": (
+        jax.grad(lambda v: jnp.sum(splines.interpn(GRID_3D, v, XI_3D, method="akima",
+                                                   bounds_error=False) ** 2)), (VALUES_3D,)),
+    "RegularGridInterpolator": (
+        lambda xi, v: splines.RegularGridInterpolator(GRID_3D, v, "cubic2", fill_value=None)(
+            xi, nu=(1, 0, 2)), (XI_3D, VALUES_3D)),
     "solve": (splines.tridiagonal_solve, (XP[1:], 4 + FP, XP[1:], FP)),
     "solve, no pivoting": (
         lambda *a: splines.tridiagonal_solve(*a, pivoting=False), (XP[1:], 4 + FP, XP[1:], FP)),
@@ -180,7 +197,7 @@ def test_lowering_helper_finds_loops_outside_kernels():
 @pytest.mark.parametrize("kernel", ["splines_pallas_thomas", "splines_pallas_gtsv"])
 def test_pallas_candidates_lower_for_cuda_to_one_triton_call(kernel, shape, dtype):
     """The loop over n is inside the kernel: no `while` in the program, one Triton call."""
-    from splines._kernels import pallas_gtsv, pallas_thomas
+    from splines._linalg.kernels import pallas_gtsv, pallas_thomas
 
     fun = getattr({"splines_pallas_thomas": pallas_thomas,
                    "splines_pallas_gtsv": pallas_gtsv}[kernel], kernel)  # fmt: skip
@@ -192,18 +209,27 @@ def test_pallas_candidates_lower_for_cuda_to_one_triton_call(kernel, shape, dtyp
         assert forbidden not in text
 
 
+TINY_ENTRY_POINTS = {
+    "interp1d": lambda x, xp, fp, method: splines.interp1d(x, xp, fp, method=method),
+    "interpn": lambda x, xp, fp, method: splines.interpn(
+        (xp,), fp, x[:, None], "cubic2" if method == "cubic2" else method, bounds_error=False),
+    "Interpolator1D": lambda x, xp, fp, method: splines.Interpolator1D(xp, fp, method)(x),
+}
+
+
+@pytest.mark.parametrize("entry", list(TINY_ENTRY_POINTS))
 @pytest.mark.parametrize("method", ["cubic2", "linear", "akima", "monotonic"])
-def test_a_tiny_program_runs_on_the_calling_thread(method):
+def test_a_tiny_program_runs_on_the_calling_thread(method, entry):
     """XLA:CPU's client runs an executable inline only below 1000 flops of
     HloCostAnalysis (`cheap_computation_`); above, every call hops to a worker
-    thread and back (~50–100 µs blocked on 2 cores, DESIGN.md §2).  A tiny
+    thread and back (~50–100 µs blocked on 2 cores, docs/architecture.md §6).  A tiny
     interpolation (8 knots, 8 queries, f32) must stay below: jnp's bounds
     handling in one gather once took cubic2 from 996 to 1370 flops."""
     xp = jnp.linspace(0.0, 1.0, 8, dtype=jnp.float32)
     x = jnp.linspace(0.05, 0.95, 8, dtype=jnp.float32)
     if jax.default_backend() != "cpu":
         pytest.skip("the 1000-flop line is XLA:CPU's")
-    program = jax.jit(lambda x, xp, fp: splines.interp1d(x, xp, fp, method=method))
+    program = jax.jit(lambda x, xp, fp: TINY_ENTRY_POINTS[entry](x, xp, fp, method))
     cost = program.lower(x, xp, jnp.sin(xp)).compile().cost_analysis()
     cost = cost[0] if isinstance(cost, list) else cost  # a list in older jax
     assert 0 < cost["flops"] < 1000

@@ -1,4 +1,4 @@
-"""Eager calls remember their static plan and data verdicts (`splines._memo`), never wrongly.
+"""Eager calls remember their static plan and data verdicts (`splines._utils.eager_cache`), never wrongly.
 
 A remembered plan must give exactly what planning afresh gives, and a
 remembered verdict must only ever stand for an immutable array that passed.
@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import splines
-from splines import _fit, _memo
+from splines._interpolate import prepare as _fit
+from splines._utils import eager_cache as _memo
 
 XP = np.linspace(0.0, 1.0, 8)
 FP = np.sin(3 * XP)

@@ -50,7 +50,7 @@ from jax.test_util import check_grads
 from _compiles import compiles
 from _lowered import lowered_text
 from splines import Interpolator1D, approx_df, interp1d
-from splines._interp import _interp1d
+from splines._interpolate.functions import _interpolate as _interp1d
 
 RTOL64, RTOL32 = 1e-12, 2e-6
 ORDERS = (0, 1, 2, 3)

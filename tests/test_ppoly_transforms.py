@@ -51,7 +51,8 @@ from splines import (
     PchipInterpolator,
     PPoly,
 )
-from splines import _interpolator, _ppoly
+from splines._interpolate import fit as _interpolator
+from splines._scipy import ppoly as _ppoly
 
 X = np.array([0.0, 0.7, 1.5, 2.4, 3.2, 4.5])  # uneven, well separated
 Y = np.sin(X) + 0.3 * X
@@ -266,7 +267,7 @@ def test_type_of_boundary_values_and_bounds_does_not_recompile():
     compilations if another test compiled that very program first.)"""
     x = np.arange(11.0)
     y = np.cos(x)
-    with compiles(_interpolator._fit) as fits, compiles(_ppoly._integrate) as integrals:
+    with compiles(_interpolator.jit_fit) as fits, compiles(_ppoly._integrate) as integrals:
         splines_ = [CubicSpline(x, y, bc_type=((1, v), (2, 1))) for v in _scalar_variants(2.0)]
         ints = [splines_[0].integrate(a, b)
                 for a, b in zip(_scalar_variants(1.0), _scalar_variants(3.0)[::-1])]  # fmt: skip

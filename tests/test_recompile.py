@@ -5,8 +5,8 @@ A value given in turn as a Python float, a Python int, `np.float32`,
 `np.float64`, a 0-d numpy array or a jax array reaches the program as one
 array of the computation dtype, so every variant runs the same compiled
 program.  Counted as XLA compilations of the jitted inner functions
-(`jax.log_compiles` messages): `splines._interp._interp1d` (fit + evaluate of
-`interp1d`) and `splines._interpolator._fit` / `_evaluate` (`Interpolator1D`),
+(`jax.log_compiles` messages): `splines._interpolate.functions._interpolate` (fit + evaluate of
+`interp1d`) and `splines._interpolate.fit.jit_fit` / `evaluate.jit_evaluate` (`Interpolator1D`),
 call by call, so a failure names the variants that compiled.  (``_cache_size()``
 would also count the C++ fast path's separate entries for a numpy and a jax
 argument of the same dtype and shape, which share one compiled program.)  Each test uses a query shape
@@ -19,8 +19,9 @@ import pytest
 
 import splines
 from _compiles import compiles
-from splines._interp import _interp1d
-from splines._interpolator import _evaluate, _fit
+from splines._interpolate.evaluate import jit_evaluate as _evaluate
+from splines._interpolate.fit import jit_fit as _fit
+from splines._interpolate.functions import _interpolate as _interp1d
 
 XP = np.arange(5.0)
 FP = np.array([0.0, 1.0, 4.0, 9.0, 16.0])

@@ -1,4 +1,4 @@
-"""`splines._roots.real_roots` against scipy's `PPoly.solve`, its derivatives and its program.
+"""`splines._pieces.roots.real_roots` against scipy's `PPoly.solve`, its derivatives and its program.
 
 Our pieces are polynomials in t = (x − b_j)/h_j (ascending powers); scipy's
 are in s = x − x_i (highest power first), with x_i the first break of the
@@ -24,7 +24,7 @@ from jax.test_util import check_grads
 from scipy.interpolate import CubicSpline, PPoly
 
 from _lowered import custom_calls, lowered_text
-from splines._roots import _polish, max_roots, real_roots
+from splines._pieces.roots import _polish, max_roots, real_roots
 
 # (discontinuity, extrapolate, descending)
 FLAGS = [(True, False, False), (True, True, False), (False, True, True), (True, False, True)]

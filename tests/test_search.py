@@ -1,4 +1,4 @@
-"""The cell search (`splines._search`): both kernels against numpy, the CPU choice, transforms.
+"""The cell search (`splines._pieces.search`): both kernels against numpy, the CPU choice, transforms.
 
 ``searchsorted(side="right") − 1``, clipped to the pieces, is the reference;
 ``right_closed`` is ``side="left"``.  NaN queries get piece 0.
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from _lowered import ROLLED_SEARCH, functions, loops_outside_kernels, lowered_text
-from splines import _search
+from splines._pieces import search as _search
 
 KERNELS = {"unrolled": _search.unrolled, "rolled": _search.rolled}
 # 2 breaks: no step; 17 / 18: the last with 4 steps / the first with 5; 65: 2^6 + 1.

@@ -1,4 +1,4 @@
-"""Adversarial tests of the cell search (`splines._search`) and the public paths through it.
+"""Adversarial tests of the cell search (`splines._pieces.search`) and the public paths through it.
 
 Tests pin behaviour that held up under attack, and the bugs the attack found
 (each fixed at its cause; a comment above its test says what broke).  Subnormal
@@ -16,7 +16,7 @@ from jax.sharding import Mesh
 from jax.sharding import PartitionSpec as P
 
 import splines
-from splines import _search
+from splines._pieces import search as _search
 
 KERNELS = {"unrolled": _search.unrolled, "rolled": _search.rolled}
 

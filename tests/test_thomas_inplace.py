@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from splines._kernels import splines_thomas_inplace, splines_thomas_scan, thomas_inplace
+from splines._linalg.kernels import splines_thomas_inplace, splines_thomas_scan, thomas_inplace
 
 
 def _system(rng, shape, dtype):
@@ -36,8 +36,8 @@ def test_equals_the_scan_bit_for_bit(dtype):
 
 
 def test_suits_one_system_of_at_most_1024_rows():
-    assert thomas_inplace.suits((1024,)) and thomas_inplace.suits((1, 1, 7))
-    assert not thomas_inplace.suits((1025,)) and not thomas_inplace.suits((2, 8))
+    assert thomas_inplace.small_enough((1024,)) and thomas_inplace.small_enough((1, 1, 7))
+    assert not thomas_inplace.small_enough((1025,)) and not thomas_inplace.small_enough((2, 8))
 
 
 def test_the_public_solve_uses_it_for_one_small_system():

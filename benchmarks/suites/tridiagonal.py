@@ -155,7 +155,7 @@ def _build(batch, n: int, dtype: str):
 
 def _cyclic_system(n: int, dtype: str):
     """(lower, diag, upper, rhs), all (n,): `tridiagonal_system`'s bands with the corners
-    lower[0] = A[0, n−1] and upper[n−1] = A[n−1, 0] (`splines._cyclic`) put in front of
+    lower[0] = A[0, n−1] and upper[n−1] = A[n−1, 0] (`splines._linalg.cyclic`) put in front of
     lower and after upper.  Still strictly dominant: two off-diagonals of |·| ≤ 1 per row
     against |diag| ≥ 2.5."""
     lower, diag, upper, rhs = tridiagonal_system(None, n, dtype)
@@ -259,7 +259,7 @@ def cases(mode: str) -> list[Case]:
 # runtime step per trip.  The library's values are restored afterwards.
 
 UNROLLS = (1, 2, 4, 8, 16, 32)
-# Kernel → (its module under splines._kernels, the `pivoting` that selects it).
+# Kernel → (its module under splines._linalg.kernels, the `pivoting` that selects it).
 SWEEP_KERNELS = {"thomas": ("thomas_scan", False), "gtsv": ("gtsv_scan", True)}
 SWEEP_CASES = {  # name: (batch or None, n, dtype); float32 first (x64 is then enabled)
     "n=1e5 f32": (None, 100_000, "float32"),
@@ -321,7 +321,7 @@ def _sweep_case(kmod, solve, name: str, default_unrolls, budget: dict, verbose: 
 def sweep_unroll(names, budget: dict, verbose: bool = False, kernel: str = "thomas") -> list:
     """Time `splines.tridiagonal_solve` at each unroll of one kernel, per case in ``names``."""
     module, pivoting = SWEEP_KERNELS[kernel]
-    kmod = importlib.import_module(f"splines._kernels.{module}")
+    kmod = importlib.import_module(f"splines._linalg.kernels.{module}")
     solve = _solve if pivoting else _solve_thomas
     original = (kmod._UNROLL_ONE_SYSTEM, kmod._UNROLL_BATCH)
     try:

@@ -7,9 +7,10 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float, Inexact
 
-from ._dtypes import lists_to_arrays
-from ._fit import FitArgs, FitSpec, Names, knot_slopes, prepare_fit
-from ._methods import CUBIC_METHODS
+from .._methods.registry import CUBIC_METHODS
+from .._utils.dtypes import lists_to_arrays
+from .fit import knot_slopes
+from .prepare import FitArgs, FitSpec, ArgumentNames, prepare_fit
 
 
 def approx_df(
@@ -40,11 +41,11 @@ def approx_df(
     if method not in CUBIC_METHODS:
         raise ValueError(f"`method`={method!r} has no slopes; use one of {CUBIC_METHODS}.")
     x, f = lists_to_arrays(x, f)
-    spec, args = prepare_fit(x, f, method, bc_type, None, axis, c, names=_NAMES)
+    spec, args = prepare_fit((x,), f, method, bc_type, (None,), axis, c, names=_NAMES)
     return _approx_df(args, spec)
 
 
-_NAMES = Names(knots=("x",), queries=("x",), values="f")
+_NAMES = ArgumentNames(knots=("x",), queries=("x",), values="f")
 
 
 @partial(jax.jit, static_argnums=1)

@@ -1,45 +1,96 @@
-"""Evaluation: cell search → Horner on the piece → out-of-range handling."""
+"""Evaluation on any number of axes: a cell search per axis → the query's cell polynomial →
+Horner along each axis → fills and NaN.
 
+A query's cell polynomial comes from the stored pieces (`fit`): in 1-D its
+row of the table; on a grid it is built from the node data at the cell's
+2^d corners (j_a and j_a + 1 along each axis; one for "nearest", whose table
+holds a value per piece) by the method's 1-D pieces rule, one axis at a
+time, as a fit on a grid of one cell: along axis a, each pair (D̃_S,
+D̃_{S∪a}) — values and slopes along a, with the cell's width in the axis'
+unit ``w_a`` (`fit.in_axis_units`) — becomes the coefficients of the powers
+of t_a.  Then ``c[k, p_0, …, p_{d-1}]`` multiplies ``t_0^{p_0} ⋯
+t_{d-1}^{p_{d-1}}``, O(|f|) whatever the widths, and the value
+
+    Σ c[k, p_0, …, p_{d-1}] t_0^{p_0} ⋯ t_{d-1}^{p_{d-1}}
+
+is summed one axis at a time from the last (Horner in t_{d-1}, then t_{d-2},
+…), each axis with its own derivative order and 1/h_a factors.  Memory and
+time grow with what a query touches: 4^d coefficients for a cubic.
+
+On the last break of an axis a piece is read at its end, where the sum over
+the powers of t = 1 rounds away from the data (a zero read as 2e-16) — every
+other break starts a piece, where t = 0 leaves the data exactly.  The two
+stored forms correct it each in their way: the 1-D table holds the values
+there (`at_last_break`); a grid cell is read from its far end
+(`_from_last_breaks`).
+"""
+
+import math
+from functools import partial
 from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ._dtypes import as_dtype, check_real, query_dtype
-from ._hermite import horner
-from ._layout import from_columns
-from ._search import find_cells, take_pieces
+from .._methods.registry import Method, get_method
+from .._pieces.polynomials import horner
+from .._pieces.search import find_cells, take_pieces
+from .._utils.columns import from_columns, restore_axis, to_columns
+from .._utils.dtypes import as_dtype, check_real, query_dtype
+from .._utils.validate import static_int
+from .fit import in_axis_units
 
 
 class EvalSpec(NamedTuple):
     """Static description of an evaluation: part of the jit cache key."""
 
-    derivative: int | tuple  # one order, or several stacked on a new leading axis
-    extend: bool  # extend the end pieces (ignored when periodic)
-    periodic: bool  # wrap queries into the breaks' period
+    derivative: tuple  # per result, the orders along each axis
+    stacked: bool  # several results, on a new leading axis
+    extend: tuple  # per axis: extend the end pieces (ignored when periodic)
+    periodic: tuple  # per axis: wrap queries into the breaks' period
     right_closed: bool  # a query on a break takes the piece on its left
-    axis: int
+    axis: int  # where the queries' shape goes among the columns' axes
     column_shape: tuple
+    method: str = "linear"  # its pieces rule builds a grid cell from node data
 
 
-def check_derivative(derivative, name: str = "derivative") -> int | tuple:
-    """A static order ≥ 0, or a non-empty tuple (or list) of them; errors call it ``name``."""
+def orders_along_one_axis(derivative, name: str = "derivative") -> tuple:
+    """``(orders, stacked)`` of a 1-D ``derivative``: a static order ≥ 0, or a non-empty
+    tuple (or list) of them, stacked; errors call it ``name``."""
     if isinstance(derivative, (tuple, list)):
         if not derivative:
             raise ValueError(f"`{name}` must not be an empty sequence of orders.")
-        return tuple(check_order(d, derivative, name) for d in derivative)
-    return check_order(derivative, derivative, name)
+        return tuple((check_order(d, derivative, name),) for d in derivative), True
+    return ((check_order(derivative, derivative, name),),), False
+
+
+def orders_per_axis(derivative, ndim: int, name: str = "derivative") -> tuple:
+    """``(orders, stacked)`` on a grid: one order for every axis, one per axis, or a
+    sequence of those (several results, stacked)."""
+    if isinstance(derivative, (tuple, list)) and derivative:
+        if all(isinstance(d, (tuple, list)) for d in derivative):
+            return tuple(_per_axis(d, ndim, derivative, name) for d in derivative), True
+    return (_per_axis(derivative, ndim, derivative, name),), False
+
+
+def _per_axis(orders, ndim: int, derivative, name: str) -> tuple:
+    if not isinstance(orders, (tuple, list)):
+        return (check_order(orders, derivative, name),) * ndim
+    if len(orders) != ndim:
+        raise ValueError(
+            f"`{name}`={derivative!r} needs one order per axis ({ndim}), or one int for "
+            "all, or a sequence of such tuples."
+        )
+    return tuple(check_order(order, derivative, name) for order in orders)
 
 
 def check_order(order, derivative, name: str = "derivative") -> int:
-    if isinstance(order, bool) or not isinstance(order, (int, np.integer)):
-        raise TypeError(
-            f"`{name}` must be a Python int or a tuple of ints; got {derivative!r}."
-        )
-    if order < 0:
+    """One derivative order of the option ``derivative``: a static int ≥ 0."""
+    order = static_int(order, name, kind="a Python int or a tuple of ints", shown=derivative)
+    if order < 0:  # said of the orders: ``derivative`` may hold several
         raise ValueError(f"`{name}` orders must be ≥ 0; got {derivative!r}.")
-    return int(order)
+    return order
 
 
 def prepare_queries(x, real_dtype, name: str = "x"):
@@ -48,34 +99,60 @@ def prepare_queries(x, real_dtype, name: str = "x"):
     return as_dtype(x, query_dtype(x, real_dtype))
 
 
-def evaluate(x, breaks, coefficients, fill, spec: EvalSpec, end=None):
-    """The piecewise polynomial at ``x`` (any shape), in numpy's output layout.
+def evaluate(queries: tuple, breaks: tuple, table, fill, spec: EvalSpec, end=None):
+    """The interpolant at the points ``queries`` (one array per axis), in numpy's layout.
 
-    ``coefficients``: ``(len(breaks) - 1, k, degree + 1)`` in the local
-    coordinate t of each piece (`_hermite`); ``fill``: (below, above) scalars,
-    used only when neither extending nor periodic; ``end``: ``(k,)`` values at
-    the last break (`at_last_break`), or None for the last piece's own sum.
-    A NaN query — or ±inf under a period, which wraps to NaN — gives NaN
-    whatever the method, order or fill.  Several orders share one cell search
-    and one gather of the pieces, and come stacked on a new leading axis.
+    ``breaks``, ``table`` and ``end`` as `fit.fit` returns them (``end`` None:
+    the last piece's own sum).  The query arrays broadcast against each other;
+    the result has their shape at ``spec.axis`` among the columns' axes (after
+    a leading axis of results when stacked).  ``fill``: per axis its (below,
+    above) values, used where that axis neither extends nor wraps; a point
+    outside along several axes takes the last such axis' fill.  A NaN query
+    gives NaN whatever the method, order or fill, and so does an infinite one
+    on an extended axis (`nan_where_no_value`).  All results share one cell
+    search and one gather.
     """
-    x_shape = x.shape
-    cell = find_cells(jnp.reshape(x, (-1,)), breaks, spec.periodic, spec.right_closed)
-    x, start, width = cell.x, cell.start, cell.width[:, None]
-    local = take_pieces(coefficients, cell.index)
-    t = (x[:, None] - start[:, None]) / width
-    orders = spec.derivative if isinstance(spec.derivative, tuple) else (spec.derivative,)
-    results = [derivative_along(local, t, width, x, start, order) for order in orders]
-    if end is not None:
-        results = [at_last_break(out, x, breaks, end) if order == 0 else out
-                   for out, order in zip(results, orders)]  # fmt: skip
-    results = [_outside(out, x, breaks, fill, spec) for out in results]
-    results = [from_columns(out, x_shape, spec.column_shape, spec.axis) for out in results]
-    return jnp.stack(results) if isinstance(spec.derivative, tuple) else results[0]
+    shape = jnp.broadcast_shapes(*(jnp.shape(q) for q in queries))  # symbolic sizes too
+    xs = [jnp.reshape(jnp.broadcast_to(q, shape), (-1,)) for q in queries]
+    cells = [find_cells(x, b, periodic, spec.right_closed)
+             for x, b, periodic in zip(xs, breaks, spec.periodic)]  # fmt: skip
+    if len(breaks) == 1:
+        local = take_pieces(table, cells[0].index)  # (m, k, p)
+    else:
+        corners = _gather_corners(table, breaks, cells)  # (m, 2 or 1, …, k, slots)
+        cells, corners = _from_last_breaks(cells, corners, breaks)
+        widths = jnp.stack([in_axis_units(c.width, b) for c, b in zip(cells, breaks)], axis=-1)
+        local = jax.vmap(partial(cell_pieces, get_method(spec.method)))(corners, widths)
+    results = []
+    for orders in spec.derivative:
+        out = _nested_horner(local, cells, orders)
+        if end is not None and not any(orders):
+            out = at_last_break(out, cells[0].x, breaks[0], end)
+        for axis, (cell, b) in enumerate(zip(cells, breaks)):
+            if not (spec.extend[axis] or spec.periodic[axis]):
+                out = fill_outside(out, cell.x, b, fill[axis])
+        for axis, cell in enumerate(cells):
+            out = nan_where_no_value(out, cell.x, spec.extend[axis] and not spec.periodic[axis])
+        results.append(from_columns(out, shape, spec.column_shape, spec.axis))
+    return jnp.stack(results) if spec.stacked else results[0]
+
+
+jit_evaluate = jax.jit(evaluate, static_argnums=4)  # for the modules: one program per spec
+
+
+def _nested_horner(local, cells, orders: tuple):
+    """Sum out the powers of t_{d-1}, …, t_0 (last axis first), each with its derivative."""
+    for axis in reversed(range(len(cells))):
+        cell = cells[axis]
+        shape = (-1,) + (1,) * (local.ndim - 2)  # broadcast against local.shape[:-1]
+        t = jnp.reshape((cell.x - cell.start) / cell.width, shape)
+        width = jnp.reshape(cell.width, shape)
+        local = derivative_along(local, t, width, cell.x, cell.start, orders[axis])
+    return local
 
 
 def derivative_along(local, t, width, x, start, order: int):
-    """The ``order``-th x-derivative of the gathered pieces at local coordinates t.
+    """The ``order``-th derivative along one axis of the gathered pieces at local coordinates t.
 
     ``local``: coefficients with the powers of t last; ``t`` and ``width``
     broadcast against ``local.shape[:-1]``; ``x``, ``start``: the queries and
@@ -100,11 +177,10 @@ def last_values(coefficients):
 def at_last_break(out, x, breaks, end):
     """``end`` where a query ``x`` (flat, one per row of ``out``) is on the last break.
 
-    Every other break starts a piece, whose value there is its first
-    coefficient, exactly the data; the last break ends one, and there the sum
-    Σ_p c_p rounds (by hundreds of ulps where slopes are large against the
-    values: a zero at the last knot read as 2e-16, and its root was lost).
-    Derivatives stay the piece's: the one-sided limit, as everywhere else.
+    There the sum Σ_p c_p rounds (by hundreds of ulps where slopes are large
+    against the values: a zero at the last knot read as 2e-16, and its root
+    was lost).  Derivatives stay the piece's: the one-sided limit, as
+    everywhere else.
     """
     return _snap(out, (x == breaks[-1])[:, None], end)
 
@@ -118,14 +194,6 @@ def _snap(out, on_end, end):
 def _snap_jvp(primals, tangents):
     """The tangent of the piece's value: ``end`` only corrects its rounding."""
     return _snap(*primals), tangents[0]
-
-
-def _outside(out, x, breaks, fill, spec: EvalSpec):
-    """Fill values outside the breaks (unless extending or periodic); NaN at queries
-    that have no value (`nan_where_no_value`)."""
-    if not (spec.extend or spec.periodic):
-        out = fill_outside(out, x, breaks, fill)
-    return nan_where_no_value(out, x, spec.extend and not spec.periodic)
 
 
 def fill_outside(out, x, breaks, fill):
@@ -151,8 +219,80 @@ def _zero_carrying_nan(x, start):
     """An exact 0 whose derivatives in ``x`` and the knots are NaN when ``start`` is.
 
     Where the output does not depend on t (a constant piece, or a derivative
-    at or past the degree), invalid knots (NaN breaks, see `_validate.poison`)
+    at or past the degree), invalid knots (NaN breaks, see `_utils.validate.poison`)
     would otherwise leave a zero gradient w.r.t. the queries.  ``0 · start``
     comes first so the product never overflows; infinite queries count as 0.
     """
     return (0 * start) * jnp.where(jnp.isinf(x), 0, x)
+
+
+def _gather_corners(nodes, breaks: tuple, cells):
+    """The node data of each query's cell: ``(m, c_0, …, c_{d-1}, k, slots)``, one gather.
+
+    Along an axis with a node on every break a cell has two corners, j and
+    j + 1 (c_a = 2); "nearest" holds one value per piece (c_a = 1).
+    """
+    d = len(breaks)
+    counts = [2 if nodes.shape[a] == breaks[a].shape[0] else 1 for a in range(d)]
+    flat = jnp.reshape(nodes, (math.prod(nodes.shape[:d]),) + nodes.shape[d:])  # k may be 0
+    strides = np.cumprod((1,) + nodes.shape[d - 1 : 0 : -1])[::-1]  # row-major, per axis
+    index = sum(cell.index[:, None] * int(stride) for cell, stride in zip(cells, strides))
+    gathered = take_pieces(flat, index + _corner_offsets(counts, strides))  # (m, ∏c_a, k, s)
+    return jnp.reshape(gathered, gathered.shape[:1] + tuple(counts) + gathered.shape[2:])
+
+
+def _corner_offsets(counts, strides):
+    """Flat offsets of a cell's corners from its first, corner axes in row-major order."""
+    grids = np.meshgrid(*(np.arange(c) * int(s) for c, s in zip(counts, strides)),
+                        indexing="ij")  # fmt: skip
+    return jnp.asarray(sum(grids).reshape(-1), dtype=jnp.int32)
+
+
+def _from_last_breaks(cells, corners, breaks: tuple):
+    """Cells seen from their far end where a query is on the last break of an axis.
+
+    Reversing the cell along that axis — its corners swapped, its width
+    negated, so that ``t = (x − end) / (−h)`` is 0 there — is the same
+    polynomial (``p(1 − t)``: the slopes change sign with the width, and the
+    derivatives with the 1/h factors), with the data exact at t = 0.
+    """
+    flipped = []
+    for axis, (cell, b) in enumerate(zip(cells, breaks)):
+        if corners.shape[1 + axis] == 2:  # "nearest" holds one constant per cell
+            on_end = cell.x == b[-1]
+            mask = jnp.reshape(on_end, (-1,) + (1,) * (corners.ndim - 1))
+            corners = jnp.where(mask, jnp.flip(corners, axis=1 + axis), corners)
+            cell = cell._replace(start=jnp.where(on_end, b[-1], cell.start),
+                                 width=jnp.where(on_end, -cell.width, cell.width))  # fmt: skip
+        flipped.append(cell)
+    return flipped, corners
+
+
+def cell_pieces(method: Method, corners, widths):
+    """One cell's local coefficients ``(k, p_0, …, p_{d-1})`` from its corners' node data.
+
+    ``corners``: ``(c_0, …, c_{d-1}, k, slots)``; ``widths``: ``(d,)``, the
+    cell's widths in the axes' units.  The 1-D pieces rule along axis 0, then
+    1, …, each pair (D̃_S, D̃_{S∪a}) giving values and slopes along a (the
+    module's docstring): the fit's rule, on a grid of one cell.
+    """
+    node = {mask: corners[..., mask] for mask in range(corners.shape[-1])}
+    for axis in range(widths.shape[0]):
+        count, bit = corners.shape[axis], 1 << axis
+        width = widths[axis][None]
+        knots = jnp.concatenate([0 * width, width])[:count]  # in the axis' unit, from the start
+        for mask in [m for m in node if not m & bit]:
+            slopes = node.pop(mask | bit, None)
+            node[mask] = _pieces_along(method, knots, width[: count - 1], node[mask], slopes,
+                                       axis)  # fmt: skip
+    return jnp.reshape(node[0], node[0].shape[widths.shape[0] :])  # one cell along every axis
+
+
+def _pieces_along(method: Method, knots, widths, values, slopes, axis: int):
+    """The 1-D pieces rule along ``axis``: cells replace knots there, powers go last.
+
+    The slopes reach it in the cell's unit, ``D̃ · w`` (`_pieces.polynomials`)."""
+    lines, rest = to_columns(values, axis)
+    slope_lines = None if slopes is None else to_columns(slopes, axis)[0] * widths
+    pieces = method.pieces(knots, widths, lines, slope_lines)[1]  # (cells, m, p)
+    return restore_axis(pieces, rest, axis)

@@ -1,312 +1,137 @@
-"""Fitting: knots and values → piecewise polynomial (breaks, coefficients), purely.
+"""Fitting on any number of axes: knots and values → breaks per axis and stored pieces, purely.
 
-`prepare_fit` does everything that can be done before tracing: it checks the
-static options, converts every number to the data's dtype (so that no value's
-type selects a program), runs the eager data checks when the inputs are
-concrete, and returns a hashable `FitSpec` plus the `FitArgs` arrays.  `fit`
-is traceable and free of host callbacks and data-dependent control flow.
+`fit` is traceable and free of host callbacks and data-dependent control
+flow; `prepare.prepare_fit` has checked everything that can be checked first.
 
-Scale-free: the slope rules give each knot's slope in units of its cell
-(`_slopes._units`), a value-sized number built from value differences and
-ratios of neighbouring widths; dy/dx itself is formed only for `approx_df`.
-The stored pieces are in local coordinates (`_hermite`), so nothing overflows
-or flushes to zero whatever the knots' scale: what must be representable are
-the values, each gap between neighbouring knots and their ratios.  (A global
-rescaling to a unit coordinate would cost a tiny fit half its time on
-XLA:CPU: every width waits for one data-dependent scalar.)
+**Node data.**  A tensor-product cubic Hermite interpolant is fixed, on each
+cell of the grid, by its node data at the cell's 2^d corners: for every
+subset S of the axes the mixed derivative ``D_S = ∂^|S| f / ∏_{a∈S} ∂x_a``
+(``D_∅ = f``, then ``f_x``, ``f_y``, ``f_xy``, …).  A method's 1-D slope rule
+gives them, applied along the axes of S in ascending order, as interpax does:
+
+    D_S = slopes along a of D_{S∖a},     a the last axis of S.
+
+For a method linear in the data (cubic2, cubic, cardinal, catmull-rom) the
+order does not matter and the interpolant is the 1-D method applied along
+each axis in turn at the query point.  Given derivatives (``fx``, ``fy``,
+``fxy``, …) replace the rule's; one not given comes from the rule, through
+any given one on its way (``f_xy`` from a given ``f_x``).  cubic2's end
+values apply to the lines of D_∅; the lines of D_S (S ≠ ∅) take their
+derivatives along S, zero for values constant along the edges (the only ones
+grids accept, `prepare`).
+
+**What is stored, by d** (the reason: what a query then does):
+
+- d = 1: the table of every piece's coefficients ``(n-1, k, degree+1)`` in
+  its local coordinate (`_pieces.polynomials`), and ``end``, the values at
+  the last break.  A query gathers its one row (4 numbers for a cubic), and
+  scipy's classes (`PPoly`: derivatives, roots, integrals) need the table.
+  The slope rules' output goes into the pieces as it comes, in units of each
+  knot's cell (`_methods.units`): nothing of size Δf/h is formed, so no
+  scale of the knots overflows.
+- d ≥ 2: the node data ``nodes[i_0, …, i_{d-1}, k, S]`` (S the subset's bit
+  mask), n_a entries per axis and 2^d slots: the data grow as the grid does.
+  Evaluation builds each query's cell polynomial from its 2^d corners; a
+  table of every cell would hold 4^d per cell.  "linear" has one slot, the
+  values; "nearest" one value per piece (its breaks are the midpoints, so
+  piece j is knot j's).
+
+  Grid node data are kept in a unit per axis, ``P_a = 2^{k_a}``, the power of
+  two just above the axis' span (`in_axis_units`): ``D̃_S = D_S ∏_{a∈S} P_a``.
+  Widths in that unit, ``w = h · 2^{-k}``, are exact and O(1) — a product with
+  a normal power of two, never a division by the span, which XLA turns into
+  a product with ``1/span``, subnormal for spans above 8.5e37 in f32.  A
+  rule's slope in its cell's width, divided by that width in units of P, is
+  the node's D̃, and the pieces take back ``D̃ · w`` (the cell's own unit).  So
+  node data are O(|f|) times ratios of widths, whatever the scale of the
+  knots: in physical units a mixed derivative of O(1) data on spans of 1e-20
+  would be 1e40 (f32 overflows), although each slope alone is fine.  (One
+  unit per knot, as in 1-D, would not do: a node's mixed derivative is shared
+  by the cells on both sides.)
+
+Periodic axes are closed one after the other (`_pieces.periodic`); an axis
+whose closing is decided by traced data doubles the work, and its closed
+reading gets a break inserted in the middle of its last cell (a table row
+split in two, or a node inserted: `_split_along`), so both readings have the
+same shapes.
 """
 
 import math
-from typing import Any, NamedTuple, Optional
+from functools import partial
 
+import jax
 import jax.numpy as jnp
-import numpy as np
 
-from ._boundary import PERIODIC, EndConditions, parse_bc_type
-from ._dtypes import as_dtype, check_real, constant, data_dtypes, result_type, value_as_dtype
-from ._layout import column_values, normalize_axis, to_columns
-from ._memo import check_once, memoized
-from ._methods import CUBIC_METHODS, Method, get_method
-from ._periodic import close_at_last_knot, fit_periodic
-from ._slopes._units import as_dydx
-from ._validate import (
-    check_ends_match_eagerly,
-    check_knots_eagerly,
-    check_period_eagerly,
-    check_values_eagerly,
-    check_within_period_eagerly,
-    finite_columns,
-    is_concrete,
-    knot_eps,
-    knots_are_valid,
-    poison,
-)
-
-
-class Names(NamedTuple):
-    """What the caller calls the arguments, for error messages."""
-
-    knots: tuple = ("xp",)  # per axis
-    queries: tuple = ("x",)  # per axis
-    values: str = "fp"
-    slopes: str = "fx"  # given 1-D slopes (scipy's `CubicHermiteSpline` calls them `dydx`)
-
-    def derivative(self, mask: int) -> str:
-        """``"fxy"`` for the mixed derivative along the axes in ``mask`` (bit a: axis a)."""
-        return "f" + "".join(q for a, q in enumerate(self.queries) if mask >> a & 1)
-
-
-class FitSpec(NamedTuple):
-    """Static description of a fit: part of the jit cache key."""
-
-    method: str
-    bc_kinds: tuple
-    axis: int
-    column_shape: tuple  # fp's shape without the knot axis
-    # With a period: whether xp ends with xp[0] + period; None when the knots or
-    # the period are traced and the program decides by the data (`_periodic`).
-    closes_period: Optional[bool]
-    knot_eps: float  # the knots' precision, for the closing tolerance
-    given_slopes: bool = False  # `fx` replaces the method's slopes
-
-    @property
-    def periodic(self) -> bool:
-        """Queries wrap: a ``period`` was given or ``bc_type="periodic"``."""
-        return self.bc_kinds[0] == PERIODIC
-
-
-class FitArgs(NamedTuple):
-    """The fit's array arguments, already in the data's dtypes."""
-
-    xp: Any
-    fp: Any
-    bc_values: tuple
-    period: Any  # None without a period
-    fx: Any = None  # given slopes dy/dx, fp's shape; None: the method's own
-    tension: Any = None  # cardinal's `c`; None for every other method
-
-
-class FitPlan(NamedTuple):
-    """What `prepare_fit` decides from the options and the arrays' types and shapes."""
-
-    spec: FitSpec  # closes_period: None, decided per call from the data
-    real: Any  # dtype of knots and period
-    value: Any  # dtype of values and slopes
-    bc_values: tuple
-    takes_tension: bool
-
-
-def prepare_fit(xp, fp, method, bc_type, period, axis, c=None, fx=None, names=Names()):
-    """Validate and convert; return ``(FitSpec, FitArgs)``.  Raises ValueError/TypeError.
-
-    The static half is planned once per call signature (`_memo`); the data
-    checks run on every call, except for jax arrays that passed them before.
-    """
-    plan = memoized(_plan_fit, (xp, fp, period, fx), (method, bc_type, axis), (c is None, names))
-    args = FitArgs(
-        as_dtype(xp, plan.real),
-        as_dtype(fp, plan.value),
-        plan.bc_values,
-        None if period is None else as_dtype(period, plan.real),
-        None if fx is None else as_dtype(fx, plan.value),
-        tension(c, plan.real) if plan.takes_tension else None,
-    )
-    spec = plan.spec
-    closes = _check_data_eagerly(args, spec.bc_kinds, spec.axis, spec.knot_eps, names)
-    return (spec if closes is None else spec._replace(closes_period=closes)), args
-
-
-def _plan_fit(xp, fp, period, fx, method, bc_type, axis, no_tension: bool, names: Names):
-    rule = get_method(method)
-    given = (names.slopes,) if fx is not None else ()
-    c = None if no_tension else 0.0  # stands for the tension: only "given or not" is static
-    check_method_options(method, rule, bc_type, c, given, all_given=fx is not None)
-    if jnp.ndim(fp) == 0:
-        raise ValueError(f"`{names.values}` must have at least one dimension; got a scalar.")
-    axis = normalize_axis(axis, jnp.ndim(fp), names.values)
-    check_axis(xp, names.knots[0], fp, axis, period, f"`axis`={axis}", names.values)
-    check_given_shape(fx, names.slopes, fp, names.values)
-    ends = parse_bc_type(bc_type, periodic=period is not None)
-    column_shape = jnp.shape(fp)[:axis] + jnp.shape(fp)[axis + 1 :]
-    real, value = data_dtypes(xp, fp) if fx is None else data_dtypes(xp, fp, fx)
-    eps = knot_eps(result_type(xp), real)
-    bc_values = tuple(_bc_value(v, column_shape, value) for v in ends.values)
-    spec = FitSpec(method, ends.kinds, axis, column_shape, None, eps, fx is not None)
-    return FitPlan(spec, real, value, bc_values, rule.takes_tension)
-
-
-def check_axis(xp, name: str, fp, axis: int, period, along: str, values: str) -> None:
-    """One axis of the data: 1-D real knots ``name``, one value per knot along ``axis``
-    of ``fp`` (called ``values``), enough knots, and a real scalar ``period`` (or None)."""
-    if jnp.ndim(xp) != 1:
-        raise ValueError(f"`{name}` must be one-dimensional; got shape {jnp.shape(xp)}.")
-    check_real(xp, name)
-    n = jnp.shape(xp)[0]
-    if jnp.shape(fp)[axis] != n:
-        raise ValueError(
-            f"`{values}` must have len({name}) = {n} entries along {along}; got "
-            f"`{values}.shape`={jnp.shape(fp)}."
-        )
-    fewest = 1 if period is not None else 2  # a period closes a single knot
-    if n < fewest:
-        raise ValueError(f"`{name}` needs at least {fewest} knot{'s' * (fewest > 1)}; got {n}.")
-    if period is not None:
-        check_real(period, "period")
-        if jnp.ndim(period) != 0:
-            raise ValueError(f"`period` must be a scalar; got shape {jnp.shape(period)}.")
-
-
-def check_given_shape(derivative, name: str, fp, values: str) -> None:
-    """User-given derivatives at the knots have the values' shape."""
-    if derivative is not None and jnp.shape(derivative) != jnp.shape(fp):
-        raise ValueError(
-            f"`{name}` (derivatives at the knots) must have `{values}`'s shape {jnp.shape(fp)}; "
-            f"got {jnp.shape(derivative)}."
-        )
-
-
-def check_method_options(method: str, rule: Method, bc_type, c, given=(), all_given=False):
-    """Options that the method does not take are errors, not silently ignored.
-
-    ``given``: the names of the user-given derivatives; ``all_given``: they
-    leave nothing for the method's slope rule to compute.
-    """
-    listed = ", ".join(f"`{name}`" for name in given)
-    if bc_type is not None and (not rule.takes_bc_type or all_given):
-        why = f"the slopes are given ({listed})" if all_given else (
-            "its slopes come from neighbouring values" if rule.slopes else "it has no slopes")
-        raise ValueError(
-            f"`bc_type`={bc_type!r} has no effect on method {method!r}: {why}. Leave it "
-            "out (use `period` for periodic data)."
-        )  # fmt: skip
-    if c is not None and not rule.takes_tension:
-        raise ValueError(f"`c` (tension) applies to method 'cardinal' only; got {method!r}.")
-    if c is not None and all_given:
-        raise ValueError(f"`c` (tension) has no effect when the slopes are given ({listed}).")
-    if given and method not in CUBIC_METHODS:
-        raise ValueError(
-            f"`{given[0]}` (slopes) needs a cubic method, one of {CUBIC_METHODS}; "
-            f"got {method!r}."
-        )
-
-
-def tension(c, real):
-    """Cardinal's tension as a real scalar (0 when not given); concrete: in [0, 1]."""
-    c = 0.0 if c is None else c
-    check_real(c, "c")
-    if jnp.ndim(c) != 0:
-        raise ValueError(f"`c` (tension) must be a scalar; got shape {jnp.shape(c)}.")
-    if is_concrete(c) and not 0 <= float(c) <= 1:
-        raise ValueError(f"`c` (tension) must be in [0, 1]; got {c!r}.")
-    return as_dtype(c, real)
-
-
-def _bc_value(value, column_shape: tuple, dtype):
-    if type(value) is float and math.isfinite(value):  # scipy's defaults: no array checks
-        return constant(value, dtype)
-    value = value_as_dtype(value, dtype, "bc_type")
-    if is_concrete(value) and not np.isfinite(np.asarray(value)).all():
-        raise ValueError(f"boundary values in `bc_type` must be finite; got {value}.")
-    if not _broadcasts_to(jnp.shape(value), column_shape):
-        raise ValueError(
-            f"boundary value of shape {jnp.shape(value)} in `bc_type` does not "
-            f"broadcast to one value per column, shape {column_shape}."
-        )
-    return value
-
-
-def _broadcasts_to(shape: tuple, target: tuple) -> bool:
-    try:
-        return np.broadcast_shapes(shape, target) == target
-    except ValueError:
-        return False
-
-
-def _check_data_eagerly(args: FitArgs, kinds, axis, eps, names: Names) -> Optional[bool]:
-    """Raise on bad concrete data (in numpy); say whether the knots close the period."""
-    xp, fp, _, period, fx, _ = args
-    if is_concrete(xp):
-        check_once(check_knots_eagerly, xp, names.knots[0])
-    arrays = [(names.values, fp)] + ([(names.slopes, fx)] if fx is not None else [])
-    for name, values in arrays:
-        if is_concrete(values):
-            check_once(check_values_eagerly, values, name)
-    closes = None
-    if period is not None:
-        if is_concrete(period):
-            check_period_eagerly(np.asarray(period))
-        if xp.shape[0] == 1:
-            closes = False  # one knot cannot close a positive period
-        elif is_concrete(xp, period):
-            closes = check_within_period_eagerly(np.asarray(xp), np.asarray(period), eps,
-                                                 names.knots[0])  # fmt: skip
-    if kinds[0] == PERIODIC and (period is None or closes):
-        for name, values in arrays:
-            if is_concrete(values):
-                check_ends_match_eagerly(np.asarray(values), axis, name, "periodic data", eps)
-    return closes
+from .._methods.ends import EndConditions
+from .._methods.registry import Method, get_method
+from .._methods.units import as_dydx, knot_units
+from .._pieces.periodic import close_at_last_knot, fit_periodic
+from .._pieces.polynomials import split_last_piece
+from .._utils.columns import column_values, restore_axis, to_columns
+from .._utils.validate import finite_columns, knots_are_valid, poison
+from .prepare import FitArgs, FitSpec
 
 
 def fit(args: FitArgs, spec: FitSpec):
-    """Return ``(breaks, coefficients, end)`` of the interpolant as a piecewise polynomial.
+    """Return ``(breaks, table, end)``: a tuple of breaks per axis, the stored pieces.
 
-    ``coefficients`` has shape ``(len(breaks) - 1, k, degree + 1)``, ascending
-    powers of the local coordinate (see `_hermite`); ``end`` ``(k,)`` holds the
-    values at the last break, the data's own (the last piece's coefficient sum
-    rounds away from them; `_evaluate.at_last_break`).  With a ``period`` the
-    knots are closed first (see `_periodic`), so evaluation can wrap queries
-    into one period.  Invalid knots, period or tension (see `_validate`) make
-    every array — and every gradient through them — NaN; a column with a
-    non-finite value, slope or boundary value is NaN on its own.
+    ``table``: for d = 1 the pieces' coefficients ``(len(breaks) - 1, k,
+    degree + 1)``, and ``end`` ``(k,)`` the values at the last break — the
+    data's own, where the last piece's coefficient sum rounds away from them
+    (`evaluate.at_last_break`); for d ≥ 2 the node data (module docstring)
+    and ``end`` None.  Invalid knots, periods or tension (see
+    `_utils.validate`) make every array — and every gradient through them —
+    NaN; a column with a non-finite value, derivative or boundary value is
+    NaN on its own.
     """
-    values, ends, options, valid = _columns(args, spec)
+    data, options, valid = _prepared_data(args, spec)
     method = get_method(spec.method)
+    bc_values = tuple(column_values(v, spec.column_shape, data.dtype) for v in args.bc_values)
+    build = partial(_pieces_of, method, spec, bc_values, options)
+    breaks, table = _close_periods(build, method, args.knots, data, args.periods, spec, 0)
+    factor = poison(valid)
+    columns = factor * poison(finite_columns(table, axis=-2))
+    end = None
+    if len(breaks) == 1:  # the last knot's values, or the first's where they close a period
+        end = data[0 if spec.periodic[0] else -1, : math.prod(spec.column_shape)] * columns
+    return tuple(b * factor for b in breaks), table * columns[:, None], end
 
-    def pieces(knots, values):
-        return _pieces(method, knots, values, ends, spec.given_slopes, options)
 
-    if args.period is not None:
-        breaks, coefficients, knots_valid = fit_periodic(
-            pieces, args.xp, values, args.period, spec.closes_period, spec.knot_eps
-        )
-    else:
-        breaks, coefficients = pieces(args.xp, values)
-        knots_valid = knots_are_valid(args.xp)
-    # The value at the last break: the last knot's, or the first's where it closes a period.
-    end = values[0 if spec.periodic else -1, : coefficients.shape[1]]
-    factor = poison(valid & knots_valid)
-    columns = factor * poison(finite_columns(coefficients, axis=1))
-    return breaks * factor, coefficients * columns[:, None], end * columns
+jit_fit = jax.jit(fit, static_argnums=1)  # for the modules: one program per `FitSpec`
 
 
 def knot_slopes(args: FitArgs, spec: FitSpec):
-    """The method's slopes dy/dx at the knots, ``(n, k)`` (`approx_df`; no ``period``)."""
-    values, ends, options, valid = _columns(args, spec)
-    widths = jnp.diff(args.xp)
-    slopes = as_dydx(get_method(spec.method).slopes(widths, values, ends, **options), widths)
-    factor = poison(valid & knots_are_valid(args.xp))
-    return slopes * (factor * poison(finite_columns(slopes, axis=1)))
+    """The 1-D method's slopes dy/dx at the knots, ``(n, k)`` (`approx_df`; no ``period``)."""
+    data, options, valid = _prepared_data(args, spec)
+    (xp,) = args.knots
+    widths = jnp.diff(xp)
+    bc_values = tuple(column_values(v, spec.column_shape, data.dtype) for v in args.bc_values)
+    ends = EndConditions(spec.bc_kinds[0], bc_values)
+    slopes = as_dydx(get_method(spec.method).slopes(widths, data, ends, **options), widths)
+    return slopes * (poison(valid) * poison(finite_columns(slopes, axis=1)))
 
 
-def _columns(args: FitArgs, spec: FitSpec):
-    """Values as ``(n, k)`` columns, end conditions, method options, and their validity.
-
-    Given slopes ride along as extra columns, so periodic closing treats them
-    as values.  With ``bc_type="periodic"`` (no ``period``) the last knot closes
-    the period: its values must match the first ones.
-    """
-    values, _ = to_columns(args.fp, spec.axis)
-    if spec.given_slopes:
-        values = jnp.concatenate([values, to_columns(args.fx, spec.axis)[0]], axis=1)
-    ends = EndConditions(
-        spec.bc_kinds,
-        tuple(column_values(v, spec.column_shape, values.dtype) for v in args.bc_values),
-    )
+def _prepared_data(args: FitArgs, spec: FitSpec):
+    """The values and given derivatives side by side, ``(n_0, …, n_{d-1}, k · (1 + given))``,
+    closed at the last knot along the axes where ``bc_type="periodic"`` closes the period;
+    the method's options; whether the knots (of axes without a period), the ends and the
+    options are valid."""
+    d = len(args.knots)
+    data = jnp.concatenate([_grid_first(a, spec.axis, d) for a in (args.fp, *args.given)], -1)
     options, valid = method_options(args.tension)
-    if spec.periodic and args.period is None:
-        values, ends_valid = close_at_last_knot(values, spec.knot_eps)
-        valid = valid & ends_valid
-    return values, ends, options, valid
+    for axis, (xp, period, periodic) in enumerate(zip(args.knots, args.periods, spec.periodic)):
+        if period is None:
+            valid = valid & knots_are_valid(xp)
+        if periodic and period is None:  # its values must repeat the first ones
+            closed, ends_valid = close_at_last_knot(jnp.moveaxis(data, axis, 0), spec.knot_eps)
+            data, valid = jnp.moveaxis(closed, 0, axis), valid & ends_valid
+    return data, options, valid
+
+
+def _grid_first(array, axis: int, d: int):
+    """``array``'s d grid axes (from ``axis`` on) first, every other axis flattened last."""
+    moved = jnp.moveaxis(array, tuple(range(axis, axis + d)), tuple(range(d)))
+    return jnp.reshape(moved, moved.shape[:d] + (math.prod(moved.shape[d:]),))
 
 
 def method_options(tension):
@@ -316,14 +141,165 @@ def method_options(tension):
     return {"tension": tension}, (tension >= 0) & (tension <= 1)
 
 
-def _pieces(method: Method, knots, values, ends: EndConditions, given_slopes: bool, options):
-    """Slopes (given dy/dx, or the method's rule in the knots' units, `_slopes._units`)
-    and pieces."""
-    widths = jnp.diff(knots)
-    if given_slopes:
-        values, slopes = jnp.split(values, 2, axis=1)
-        return method.pieces(knots, widths, values, slopes)
-    if method.slopes is None:
-        return method.pieces(knots, widths, values, None)
-    slopes = method.slopes(widths, values, ends, **options)
-    return method.pieces(knots, widths, values, slopes, in_cell_units=True)
+def _close_periods(build, method: Method, knots, data, periods, spec: FitSpec, axis: int):
+    """``build`` on knots closed along each axis from ``axis`` on that has a period."""
+    if axis == len(knots):
+        return build(knots, data)
+    if periods[axis] is None:
+        return _close_periods(build, method, knots, data, periods, spec, axis + 1)
+
+    def along(knots_here, data_here):  # this axis' knots; data with this axis first
+        knots_now = knots[:axis] + (knots_here,) + knots[axis + 1 :]
+        data_now = jnp.moveaxis(data_here, 0, axis)
+        return _close_periods(build, method, knots_now, data_now, periods, spec, axis + 1)
+
+    split = _split_table if len(knots) == 1 else partial(_split_along, method, axis=axis)
+    breaks, table, valid = fit_periodic(
+        along, knots[axis], jnp.moveaxis(data, axis, 0), periods[axis],
+        spec.closes_period[axis], spec.knot_eps, split,
+    )  # fmt: skip
+    factor = poison(valid)  # invalid knots or ends make breaks and pieces NaN
+    return tuple(b * factor for b in breaks), table * factor
+
+
+def _pieces_of(method: Method, spec: FitSpec, bc_values, options, knots, data):
+    """Breaks per axis and the stored pieces (module docstring) from closed knots and data."""
+    d = len(knots)
+    widths = tuple(_node_widths(xp, d) for xp in knots)
+    parts = jnp.split(data, 1 + len(spec.given), axis=-1)
+    node = {0: parts[0]}
+    for mask, given in zip(spec.given, parts[1:]):
+        node[mask] = _given_as_node(given, mask, knots, widths)
+    if method.slopes is not None:
+        for mask in range(1, 2**d):
+            if mask not in node:
+                axis = mask.bit_length() - 1  # the last axis of the subset
+                rule = partial(_slopes, method.slopes, widths[axis], spec.bc_kinds[axis],
+                               bc_values, mask == 1 << axis, options, d)  # fmt: skip
+                node[mask] = _along(rule, node[mask ^ 1 << axis], axis)
+    if d == 1:
+        breaks, table = method.pieces(knots[0], widths[0], node[0], node.get(1))
+        return (breaks,), table
+    breaks = tuple(_breaks(method, xp, h) for xp, h in zip(knots, widths))
+    return breaks, jnp.stack([node[mask] for mask in sorted(node)], axis=-1)
+
+
+def _node_widths(xp, d: int):
+    """The cell widths in the unit of the node data: the knots' own in 1-D (cubic2's
+    boundary derivatives are given in it), the axis' P on grids."""
+    widths = jnp.diff(xp)
+    return widths if d == 1 else in_axis_units(widths, xp)
+
+
+def _given_as_node(given, mask: int, knots, widths):
+    """User-given derivatives (physical units) as node data: in 1-D the slopes in each
+    knot's cell, ``s_i g_i`` (`_methods.units`); on grids ``D_S ∏_{a∈S} P_a``."""
+    if len(knots) == 1:
+        return given * knot_units(widths[0])[:, None]
+    for axis in (a for a in range(len(knots)) if mask >> a & 1):
+        given = given * _powers_of_two(knots[axis])[1]
+    return given
+
+
+def _slopes(rule, widths, kinds, bc_values, own_values: bool, options, d: int, lines, rest):
+    """The 1-D slope rule on ``(n, m)`` lines (``rest``: the shape behind each knot) as
+    node data.  cubic2's end values belong to the lines of values (``own_values``); the
+    lines of a derivative along other axes take zero."""
+    ends = tuple(jnp.reshape(jnp.broadcast_to(v if own_values else 0 * v, rest), (-1,))
+                 for v in bc_values)  # fmt: skip
+    u = rule(widths, lines, EndConditions(kinds, ends), **options)
+    return u if d == 1 else as_dydx(u, widths)  # grids: D̃ = u / w
+
+
+def _along(function, array, axis: int):
+    """``function(lines, rest)`` on the lines of ``array`` along ``axis``, as ``(n, m)``."""
+    lines, rest = to_columns(array, axis)
+    return restore_axis(function(lines, rest), rest, axis)
+
+
+def _breaks(method: Method, xp, widths):
+    """The pieces' breaks along one axis: the knots, or "nearest"'s midpoints between them."""
+    line = xp[:, None]  # the breaks do not depend on the data (the pieces are not kept)
+    return method.pieces(xp, widths, line, line)[0]
+
+
+def _split_table(breaks: tuple, table):
+    """The 1-D table with its last piece cut in two at the midpoint (`split_last_piece`)."""
+    cut, table = split_last_piece(breaks[0], table)
+    return (cut,), table
+
+
+def _split_along(method: Method, breaks: tuple, nodes, axis: int):
+    """The same interpolant with the last cell along ``axis`` cut in two at its midpoint.
+
+    A node is inserted between the last two along ``axis`` whose data give the
+    two halves the cell's polynomial (`split_last_piece` on the cell's pieces
+    along ``axis``): its value, and for Hermite data its slope in the axis'
+    unit, ``S / w`` with S the right half's slope in its local coordinate and
+    w its width in that unit — for every slot: the slots without ``axis`` hold
+    values and those with it their slopes along ``axis``; the other axes are
+    carried along linearly.  When the cell has no point inside, the new node
+    repeats the start node, and the right cell keeps the polynomial whole.
+    "nearest" holds one value per piece: the last one repeats.
+    """
+    lines, rest = to_columns(jnp.moveaxis(nodes, -1, 0), axis + 1)  # (n, slots × m)
+    lines = jnp.reshape(lines, (lines.shape[0], nodes.shape[-1], -1))  # (n, slots, m)
+    xp = breaks[axis]
+    if nodes.shape[axis] != xp.shape[0]:  # "nearest": per-piece values
+        cut, lines = split_last_piece(xp, lines[..., None])
+        lines = lines[..., 0]
+    else:
+        cut, middle = _middle_node(method, xp, lines[-2:], 1 << axis)
+        lines = jnp.concatenate([lines[:-1], middle[None], lines[-1:]])
+    lines = jnp.reshape(lines, (lines.shape[0], -1))
+    nodes = jnp.moveaxis(restore_axis(lines, rest, axis + 1), 0, -1)
+    return breaks[:axis] + (cut,) + breaks[axis + 1 :], nodes
+
+
+def _middle_node(method: Method, xp, last, bit: int):
+    """The split breaks and the node at the cut of the last cell (``last``: its two nodes)."""
+    width = _last_width(xp)[None]
+    values = [s for s in range(last.shape[1]) if not s & bit]  # their slopes: s | bit
+    slopes = [last[:, s | bit] if s | bit < last.shape[1] else None for s in values]
+    pieces = [method.pieces(xp[-2:], width, last[:, s], None if slope is None else slope * width)[1]
+              for s, slope in zip(values, slopes)]  # fmt: skip
+    cut, halves = split_last_piece(xp, jnp.stack(pieces, axis=1))  # (2, values, m, powers)
+    inside = cut[-2] > xp[-2]
+    right = jnp.where(inside, _last_width(cut), 1)
+    middle = [None] * last.shape[1]
+    for i, s in enumerate(values):
+        middle[s] = halves[1, i, :, 0]  # the value at the cut (the start's if not inside)
+        if slopes[i] is not None:  # S / w, or the start's slope if not inside
+            middle[s | bit] = jnp.where(inside, halves[1, i, :, 1] / right, slopes[i][0])
+    return cut, jnp.stack(middle)
+
+
+def _last_width(xp):
+    """The last cell's width in the axis' unit, as evaluation computes it."""
+    return in_axis_units(xp[-1] - xp[-2], xp)
+
+
+def in_axis_units(width, breaks):
+    """``width`` (any shape) in the unit ``P = 2^k`` of the axis with these ``breaks``:
+    ``width · 2^{-k}``, exact (module docstring).  Evaluation uses the same."""
+    return width * _powers_of_two(breaks)[0]
+
+
+def _powers_of_two(breaks):
+    """``(2^{-k}, 2^k)`` with ``2^k`` the power of two just above the span (``k`` clipped
+    so that both are normal): the exponent of ``x_{n-1}/2 − x_0/2`` (no overflow), plus 1.
+
+    Built from the exponent bits, exact; k is a discrete choice with no derivative
+    (the interpolant does not depend on it).
+    """
+    info = jnp.finfo(breaks.dtype)
+    _, e = jnp.frexp(jax.lax.stop_gradient(breaks[-1] / 2 - breaks[0] / 2))
+    k = jnp.clip(e + 1, info.minexp, -info.minexp)  # |k| ≤ 126 (f32), 1022 (f64)
+    return _power_of_two(-k, info), _power_of_two(k, info)
+
+
+def _power_of_two(k, info):
+    """``2^k`` for an integer k of the normal range: biased exponent bits, zero mantissa."""
+    int_type = jnp.int32 if info.bits == 32 else jnp.int64
+    bits = (k.astype(int_type) + (info.maxexp - 1)) << info.nmant
+    return jax.lax.bitcast_convert_type(bits, info.dtype)

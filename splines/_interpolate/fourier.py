@@ -48,7 +48,7 @@ resampling is done one axis at a time (axis 1, then axis 0), the shift pair
 Everything that selects code (lengths, real or complex, shift given or not)
 is static: the program holds no loops, conditionals or callbacks.
 
-Bad input (DESIGN.md §5): lengths and shapes raise `ValueError`/`TypeError`.
+Bad input (docs/architecture.md §5): lengths and shapes raise `ValueError`/`TypeError`.
 A spacing ``dx``/``dy`` must be positive and finite: concrete, it raises
 `ValueError`; traced, a bad one makes the shifted output NaN (unshifted
 output does not use it).  NaN or ±inf samples spread to every output point
@@ -63,8 +63,14 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Inexact, Num, Real
 
-from ._dtypes import as_dtype, check_real, lists_to_arrays, result_type
-from ._validate import is_concrete
+from .._utils.dtypes import (
+    as_dtype,
+    check_real,
+    compute_dtype,
+    lists_to_arrays,
+    result_type,
+)
+from .._utils.validate import is_concrete, static_int
 
 
 def fft_interp1d(
@@ -273,13 +279,7 @@ def _zeros(rows: int, like):
 
 def check_length(value, name: str) -> int:
     """A static number of points: a Python (or numpy) int ≥ 1."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(
-            f"`{name}` must be a Python int (a static number of points); got {value!r}."
-        )
-    if value < 1:
-        raise ValueError(f"`{name}` must be ≥ 1; got {value}.")
-    return int(value)
+    return static_int(value, name, 1, "a Python int (a static number of points)")
 
 
 def _prepare_samples(f, min_ndim: int):
@@ -300,10 +300,7 @@ def _prepare_samples(f, min_ndim: int):
             f"`f` needs at least one sample along each resampled axis; got shape {f.shape}."
         )
     out_dtype = result_type(f)
-    compute = out_dtype
-    if jnp.finfo(out_dtype).bits < 32:
-        compute = jnp.promote_types(out_dtype, np.float32)
-    return as_dtype(f, compute), np.dtype(out_dtype)
+    return as_dtype(f, compute_dtype(out_dtype)), np.dtype(out_dtype)
 
 
 def _prepare_shift(shift, name: str, real_dtype):

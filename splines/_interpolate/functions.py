@@ -1,20 +1,46 @@
-"""`interp1d`: fit and evaluate in one jitted call."""
+"""`interp1d`, `interp2d`, `interp3d`, `interpn`: fit and evaluate in one jitted call.
+
+Each names its arguments and calls the one pipeline: `prepare.prepare_fit`,
+the evaluation's static half (`evaluation_plan`, kept per options), then
+`fit.fit` and `evaluate.evaluate` in one program (`_interpolate`).
+"""
 
 from functools import partial
 from typing import Any, Literal, Optional
 
 import jax
+import numpy as np
 from jaxtyping import Array, ArrayLike, Float, Inexact
 
-from ._boundary import parse_extrap
-from ._dtypes import lists_to_arrays
-from ._evaluate import EvalSpec, check_derivative, evaluate, prepare_queries
-from ._fit import FitArgs, FitSpec, fit, prepare_fit
-from ._memo import memoized
-from ._methods import get_method
+from .._methods.registry import get_method
+from .._utils.dtypes import lists_to_arrays
+from .._utils.eager_cache import memoized
+from .evaluate import (
+    EvalSpec,
+    evaluate,
+    orders_along_one_axis,
+    orders_per_axis,
+    prepare_queries,
+)
+from .fit import fit
+from .options import parse_extrap, parse_grid_extrap, per_axis
+from .prepare import FitArgs, FitSpec, ArgumentNames, prepare_fit
+from .scipy_grid import (
+    check_bounds,
+    check_fill_kind,
+    grid_method,
+    points_and_values,
+    query_points,
+    scipy_fill,
+)
 
 Method = Literal["nearest", "linear", "cubic2", "cubic", "catmull-rom", "cardinal", "monotonic",
                  "monotonic-0", "akima", "makima"]  # fmt: skip
+
+GRID_NAMES = {
+    2: ArgumentNames(("xp", "yp"), ("x", "y")),
+    3: ArgumentNames(("xp", "yp", "zp"), ("x", "y", "z")),
+}
 
 
 def interp1d(
@@ -77,27 +103,216 @@ def interp1d(
     Bad static input raises `ValueError`/`TypeError`.  Bad concrete data
     (knots not finite and strictly increasing, non-finite ``fp``, knots past
     the period) raise `ValueError`; traced, they make every output and every
-    gradient NaN (see `splines._validate`).  NaN queries give NaN.
+    gradient NaN (see `splines._utils.validate`).  NaN queries give NaN.
     """
     x, xp, fp, period, fx = lists_to_arrays(x, xp, fp, period, fx)
-    fit_spec, fit_args = prepare_fit(xp, fp, method, bc_type, period, axis, c, fx)
-    x = prepare_queries(x, fit_args.xp.dtype)
-    options, internal = (derivative, extrap), (method, fit_spec, fit_args.fp.dtype)
-    spec, fill = memoized(_plan_evaluation, (), options, internal)
-    return _interp1d(x, fit_args, fill, fit_spec, spec)
+    fit_spec, fit_args = prepare_fit((xp,), fp, method, bc_type, (period,), axis, c, {1: fx})
+    x = prepare_queries(x, fit_args.knots[0].dtype)
+    plan = memoized(evaluation_plan, (), (derivative, extrap), (True, fit_spec, fit_args.fp.dtype))
+    return _interpolate((x,), fit_args, plan[1], fit_spec, plan[0])
 
 
-def _plan_evaluation(derivative, extrap, method: str, fit_spec: FitSpec, dtype) -> tuple:
-    """``(EvalSpec, fill)``: the evaluation's static half, kept per options (`_memo`)."""
-    extrap = parse_extrap(extrap, fit_spec.periodic, dtype)
+def interp2d(
+    x: Float[ArrayLike, "..."],
+    y: Float[ArrayLike, "..."],
+    xp: Float[ArrayLike, " nx"],
+    yp: Float[ArrayLike, " ny"],
+    fp: Inexact[ArrayLike, "nx ny *columns"],
+    method: Method = "cubic2",
+    *,
+    derivative: Any = (0, 0),
+    extrap: Any = False,
+    period: Any = None,
+    bc_type: Any = None,
+    c: Optional[Float[ArrayLike, ""]] = None,
+    fx: Optional[Inexact[ArrayLike, "nx ny *columns"]] = None,
+    fy: Optional[Inexact[ArrayLike, "nx ny *columns"]] = None,
+    fxy: Optional[Inexact[ArrayLike, "nx ny *columns"]] = None,
+) -> Inexact[Array, "..."]:
+    """Interpolate ``fp`` on the grid ``xp × yp`` to the points ``(x, y)``.
+
+    A tensor product: the 1-D ``method`` (see `interp1d`) along each axis.
+    For the methods linear in the data (``"cubic2"``, ``"cubic"``,
+    ``"catmull-rom"``, ``"cardinal"``) that is the 1-D interpolant along x,
+    then along y, at the point; ``"linear"`` and ``"nearest"`` are
+    `scipy.interpolate.RegularGridInterpolator`'s; the data-dependent
+    ``"monotonic"``, ``"akima"``, ``"makima"`` take slopes and the mixed
+    derivative from their 1-D rule along each axis in turn, as interpax.
+
+    Args:
+        x, y: query coordinates; they broadcast against each other.
+        xp, yp: strictly increasing knots of each axis.
+        fp: values, shape ``(len(xp), len(yp), *columns)``.
+        method: as `interp1d`.
+        derivative: orders ``(along x, along y)``, one int for both, or a
+            sequence of such pairs, stacked on a new leading axis.
+        extrap: as `interp1d`'s, for every axis, or one per axis, e.g.
+            ``(True, (0.0, 1.0))``; a point outside along both axes takes y's
+            fill.
+        period: one for both axes or one per axis, e.g. ``(2 * pi, None)``;
+            as `interp1d`'s.
+        bc_type: ``"cubic2"``'s end conditions, on every axis without a period:
+            names or ``(order, 0)`` (the mixed derivatives need homogeneous ends).
+        c: ``"cardinal"``'s tension.
+        fx, fy, fxy: derivatives at the knots (``fp``'s shape) that replace the
+            method's; those not given come from the method.
+
+    Returns:
+        Shape ``broadcast(x, y).shape + columns`` (with a leading axis of
+        derivatives when ``derivative`` is a sequence of pairs), dtype
+        ``result_type(x, y, xp, yp, fp, fx, fy, fxy)`` (at least float32).
+
+    Errors and invalid data as `interp1d`.
+    """
+    given = {1: fx, 2: fy, 3: fxy}
+    return interp_grid((x, y), (xp, yp), fp, method, derivative, extrap, period, bc_type, c,
+                       given, GRID_NAMES[2])  # fmt: skip
+
+
+def interp3d(
+    x: Float[ArrayLike, "..."],
+    y: Float[ArrayLike, "..."],
+    z: Float[ArrayLike, "..."],
+    xp: Float[ArrayLike, " nx"],
+    yp: Float[ArrayLike, " ny"],
+    zp: Float[ArrayLike, " nz"],
+    fp: Inexact[ArrayLike, "nx ny nz *columns"],
+    method: Method = "cubic2",
+    *,
+    derivative: Any = (0, 0, 0),
+    extrap: Any = False,
+    period: Any = None,
+    bc_type: Any = None,
+    c: Optional[Float[ArrayLike, ""]] = None,
+    fx: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+    fy: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+    fz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+    fxy: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+    fxz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+    fyz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+    fxyz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+) -> Inexact[Array, "..."]:
+    """Interpolate ``fp`` on the grid ``xp × yp × zp`` to the points ``(x, y, z)``.
+
+    As `interp2d`, with a third axis: ``derivative`` orders are triples,
+    per-axis ``extrap``/``period`` have three entries, and the given
+    derivatives are ``fx, fy, fz, fxy, fxz, fyz, fxyz``.
+    """
+    given = {1: fx, 2: fy, 4: fz, 3: fxy, 5: fxz, 6: fyz, 7: fxyz}
+    return interp_grid((x, y, z), (xp, yp, zp), fp, method, derivative, extrap, period,
+                       bc_type, c, given, GRID_NAMES[3])  # fmt: skip
+
+
+def interpn(
+    points: tuple,
+    values: Inexact[ArrayLike, "*grid_and_columns"],
+    xi: Any,
+    method: str = "linear",
+    bounds_error: bool = True,
+    fill_value: Any = np.nan,
+    *,
+    period: Any = None,
+    derivative: Any = 0,
+    bc_type: Any = None,
+    c: Optional[Float[ArrayLike, ""]] = None,
+) -> Inexact[Array, "..."]:
+    """Interpolate on a regular grid of any number of dimensions, as `scipy.interpolate.interpn`.
+
+    Args:
+        points: d strictly ascending (or, concrete, strictly descending) 1-D
+            arrays of knots, one per axis.
+        values: shape ``(len(points[0]), …, len(points[d-1]), *columns)``.
+        xi: the points, shape ``(..., d)``, or a tuple of d arrays that
+            broadcast against each other.
+        method: scipy's ``"linear"`` (default), ``"nearest"``, ``"slinear"``
+            (linear), ``"cubic"`` and ``"cubic_legacy"`` (both the exact
+            not-a-knot tensor-product spline, our ``"cubic2"``; scipy's
+            ``"cubic"`` solves for it iteratively, to about 1e-3), or one of
+            our methods (`interp1d`; ``"cubic"`` here is scipy's).
+        bounds_error: raise `ValueError` for a concrete point outside the
+            grid on an axis without a period (traced points there give NaN).
+        fill_value: the value outside the grid when ``bounds_error`` is
+            False; ``None`` extrapolates the end pieces.
+        period: one per axis or one for all (None: not periodic), as
+            `interp1d`'s; a periodic axis wraps and is never outside.
+        derivative: orders per axis (one int for all, a tuple of d, or a
+            sequence of such tuples, stacked on a new leading axis): scipy's
+            ``nu`` of `RegularGridInterpolator.__call__`.
+        bc_type: ``"cubic2"``'s end conditions with zero values (see `interp2d`).
+        c: ``"cardinal"``'s tension.
+
+    Returns:
+        Shape ``xi.shape[:-1] + columns`` (with a leading axis of results when
+        ``derivative`` is a sequence of tuples), dtype ``result_type(points,
+        values, xi)`` (at least float32).  Differentiable in ``points``,
+        ``values`` and ``xi``; jittable and vmappable.
+    """
+    extrap = scipy_fill(bounds_error, fill_value)
+    points, values = points_and_values(points, values)
+    check_fill_kind(fill_value, values)
+    names = scipy_names(len(points))
+    fit_spec, fit_args = _prepare_grid(points, values, grid_method(method), bc_type, period, c,
+                                       {}, names)  # fmt: skip
+    xi = query_points(xi, len(points), fit_args.knots[0].dtype)
+    if bounds_error:
+        check_bounds(xi, fit_args.knots, fit_spec.periodic)
+    plan = memoized(evaluation_plan, (), (derivative, extrap), (False, fit_spec, fit_args.fp.dtype))
+    return _interpolate_points(xi, fit_args, plan[1], fit_spec, plan[0])
+
+
+def scipy_names(d: int) -> ArgumentNames:
+    """scipy's names of a grid's arguments, for error messages."""
+    return ArgumentNames(tuple(f"points[{a}]" for a in range(d)),
+                 tuple(f"xi[..., {a}]" for a in range(d)), "values")  # fmt: skip
+
+
+def interp_grid(queries, knots, fp, method, derivative, extrap, period, bc_type, c, given,
+                names: ArgumentNames):  # fmt: skip
+    """`interp2d`/`interp3d` on any number of axes (``given``: mask → derivative)."""
+    fit_spec, fit_args = _prepare_grid(knots, fp, method, bc_type, period, c, given, names)
+    real = fit_args.knots[0].dtype
+    queries = tuple(prepare_queries(q, real, n)
+                    for q, n in zip(lists_to_arrays(*queries), names.queries))  # fmt: skip
+    plan = memoized(evaluation_plan, (), (derivative, extrap), (False, fit_spec, fit_args.fp.dtype))
+    return _interpolate(queries, fit_args, plan[1], fit_spec, plan[0])
+
+
+def _prepare_grid(knots, fp, method, bc_type, period, c, given: dict, names: ArgumentNames):
+    """Arrays from lists, one period per axis, and the checked fit."""
+    knots, (fp, c) = lists_to_arrays(*knots), lists_to_arrays(fp, c)
+    periods = lists_to_arrays(*per_axis(period, len(knots), "period"))
+    given = dict(zip(given, lists_to_arrays(*given.values())))
+    return prepare_fit(knots, fp, method, bc_type, periods, 0, c, given, names)
+
+
+def evaluation_plan(derivative, extrap, one_axis: bool, fit_spec: FitSpec, dtype) -> tuple:
+    """``(EvalSpec, fill)``: the evaluation's static half, kept per options (`memoized`).
+
+    ``one_axis``: `interp1d`'s meaning of ``derivative`` (a tuple stacks orders)
+    and ``extrap``; otherwise the grids' (a tuple gives one per axis).
+    """
+    if one_axis:
+        orders = orders_along_one_axis(derivative)
+        extraps = (parse_extrap(extrap, fit_spec.periodic[0], dtype),)
+    else:
+        orders = orders_per_axis(derivative, len(fit_spec.bc_kinds))
+        extraps = parse_grid_extrap(extrap, fit_spec.periodic, dtype)
     spec = EvalSpec(
-        check_derivative(derivative), extrap.extend, fit_spec.periodic,
-        get_method(method).right_closed, fit_spec.axis, fit_spec.column_shape,
+        *orders, tuple(e.extend for e in extraps), fit_spec.periodic,
+        get_method(fit_spec.method).right_closed, fit_spec.axis, fit_spec.column_shape,
+        fit_spec.method,
     )  # fmt: skip
-    return spec, extrap.fill
+    return spec, tuple(e.fill for e in extraps)
 
 
 @partial(jax.jit, static_argnums=(3, 4))
-def _interp1d(x, fit_args: FitArgs, fill, fit_spec: FitSpec, eval_spec: EvalSpec):
-    breaks, coefficients, end = fit(fit_args, fit_spec)
-    return evaluate(x, breaks, coefficients, fill, eval_spec, end)
+def _interpolate(queries: tuple, fit_args: FitArgs, fill, fit_spec: FitSpec, spec: EvalSpec):
+    breaks, table, end = fit(fit_args, fit_spec)
+    return evaluate(queries, breaks, table, fill, spec, end)
+
+
+@partial(jax.jit, static_argnums=(3, 4))
+def _interpolate_points(xi, fit_args: FitArgs, fill, fit_spec: FitSpec, spec: EvalSpec):
+    """`_interpolate` at the points ``xi`` ``(..., d)``: split into coordinates in the program."""
+    queries = tuple(xi[..., a] for a in range(xi.shape[-1]))
+    return _interpolate(queries, fit_args, fill, fit_spec, spec)

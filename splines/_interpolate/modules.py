@@ -1,17 +1,41 @@
-"""`Interpolator1D`: fit once, evaluate many times; a pytree for jit/vmap/grad."""
+"""Fit once, evaluate many times: `Interpolator1D`, `Interpolator2D`, `Interpolator3D` and
+`RegularGridInterpolator`, pytrees for jit/vmap/grad.
 
+Each holds what `fit.fit` returns and calls `evaluate.evaluate`; they differ
+only in how they name their arguments.
+"""
+
+from functools import partial
 from typing import Any, Optional
 
 import equinox as eqx
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jaxtyping import Array, ArrayLike, Float, Inexact
 
-from ._boundary import parse_extrap
-from ._dtypes import lists_to_arrays
-from ._evaluate import EvalSpec, check_derivative, evaluate, prepare_queries
-from ._fit import fit, prepare_fit
-from ._methods import get_method
+from .._methods.registry import get_method
+from .._utils.dtypes import lists_to_arrays
+from .evaluate import (
+    EvalSpec,
+    evaluate,
+    jit_evaluate,
+    orders_along_one_axis,
+    orders_per_axis,
+    prepare_queries,
+)
+from .fit import jit_fit
+from .functions import GRID_NAMES, _prepare_grid, scipy_names
+from .options import parse_extrap, parse_grid_extrap, per_axis
+from .prepare import ArgumentNames, prepare_fit
+from .scipy_grid import (
+    check_bounds,
+    check_fill_kind,
+    grid_method,
+    points_and_values,
+    query_points,
+    scipy_fill,
+)
 
 
 class Interpolator1D(eqx.Module):
@@ -19,14 +43,14 @@ class Interpolator1D(eqx.Module):
 
     Holds a piecewise polynomial — breaks and per-piece coefficients, as
     scipy's `PPoly`, and the data's values at the last break — so a call only
-    searches and runs Horner.  Fields are
-    arrays, so a batch of interpolants over different grids is one
-    `jax.vmap` away, and gradients flow to the coefficients.
+    searches and runs Horner.  Fields are arrays, so a batch of interpolants
+    over different grids is one `jax.vmap` away, and gradients flow to the
+    coefficients.
     """
 
     breaks: Float[Array, " b"]
     coefficients: Float[Array, "b-1 k d"]  # ascending powers of (x − b_j) / (b_{j+1} − b_j)
-    end: Inexact[Array, " k"]  # the values at the last break (`_evaluate.at_last_break`)
+    end: Inexact[Array, " k"]  # the values at the last break (`evaluate.at_last_break`)
     fill: Float[Array, "2"]  # (below, above), used unless extending or periodic
     extend: bool = eqx.field(static=True)
     periodic: bool = eqx.field(static=True)
@@ -48,11 +72,11 @@ class Interpolator1D(eqx.Module):
         fx: Optional[Inexact[ArrayLike, "*shape"]] = None,
     ):
         xp, fp, period, fx = lists_to_arrays(xp, fp, period, fx)
-        spec, args = prepare_fit(xp, fp, method, bc_type, period, axis, c, fx)
-        extrap = parse_extrap(extrap, spec.periodic, args.fp.dtype)
-        self.breaks, self.coefficients, self.end = _fit(args, spec)
+        spec, args = prepare_fit((xp,), fp, method, bc_type, (period,), axis, c, {1: fx})
+        extrap = parse_extrap(extrap, spec.periodic[0], args.fp.dtype)
+        (self.breaks,), self.coefficients, self.end = jit_fit(args, spec)
         self.fill = jnp.stack(extrap.fill)  # already in the data's dtype
-        self.extend, self.periodic = extrap.extend, spec.periodic
+        self.extend, self.periodic = extrap.extend, spec.periodic[0]
         self.right_closed = get_method(method).right_closed
         self.axis, self.column_shape = spec.axis, spec.column_shape
 
@@ -61,13 +85,193 @@ class Interpolator1D(eqx.Module):
     ) -> Inexact[Array, "..."]:
         """Values (or derivatives: an order or a tuple of orders) at ``x``; as `interp1d`."""
         spec = EvalSpec(
-            check_derivative(derivative), self.extend, self.periodic, self.right_closed,
-            self.axis, self.column_shape,
+            *orders_along_one_axis(derivative), (self.extend,), (self.periodic,),
+            self.right_closed, self.axis, self.column_shape,
         )  # fmt: skip
         (x,) = lists_to_arrays(x)
-        return _evaluate(prepare_queries(x, self.breaks.dtype), self.breaks, self.coefficients,
-                         self.fill, spec, self.end)  # fmt: skip
+        x = prepare_queries(x, self.breaks.dtype)
+        return jit_evaluate((x,), (self.breaks,), self.coefficients, (self.fill,), spec, self.end)
 
 
-_fit = jax.jit(fit, static_argnums=1)
-_evaluate = jax.jit(evaluate, static_argnums=4)
+class TensorSpline(eqx.Module):
+    """A fitted interpolant on a grid of any number of axes (the array fields of the grid
+    interpolators).
+
+    It holds breaks per axis and the node data (`fit`): values and mixed
+    derivatives at the knots, n_a per axis (for one axis, the pieces' table
+    and the values at the last break); a call builds each query's cell
+    polynomial from them.
+    """
+
+    breaks: tuple  # per axis
+    nodes: Inexact[Array, "..."]  # node data [i_0, …, i_{d-1}, column, slot] (`fit`)
+    end: Optional[Inexact[Array, " k"]]  # one axis: the values at the last break; else None
+    fill: Inexact[Array, "d 2"]  # per axis (below, above), used unless extending or periodic
+    extend: tuple = eqx.field(static=True)
+    periodic: tuple = eqx.field(static=True)
+    method: str = eqx.field(static=True)
+    column_shape: tuple = eqx.field(static=True)
+    names: ArgumentNames = eqx.field(static=True)
+
+    def __init__(self, knots, fp, method, bc_type, extrap, period, c, given, names: ArgumentNames):
+        spec, args = _prepare_grid(knots, fp, method, bc_type, period, c, given, names)
+        extraps = parse_grid_extrap(extrap, spec.periodic, args.fp.dtype)
+        self.breaks, self.nodes, self.end = jit_fit(args, spec)
+        self.fill = jnp.stack([jnp.stack(e.fill) for e in extraps])
+        self.extend, self.periodic = tuple(e.extend for e in extraps), spec.periodic
+        self.method, self.column_shape, self.names = spec.method, spec.column_shape, names
+
+    def __call__(self, queries: tuple, derivative) -> Inexact[Array, "..."]:
+        real = self.breaks[0].dtype
+        queries = tuple(prepare_queries(q, real, n)
+                        for q, n in zip(lists_to_arrays(*queries), self.names.queries))  # fmt: skip
+        return jit_evaluate(queries, self.breaks, self.nodes, self.fill, self.spec(derivative),
+                         self.end)  # fmt: skip
+
+    def spec(self, derivative) -> EvalSpec:
+        """The evaluation's static half for ``derivative`` (orders per axis)."""
+        return EvalSpec(
+            *orders_per_axis(derivative, len(self.breaks)), self.extend, self.periodic,
+            get_method(self.method).right_closed, 0, self.column_shape, self.method,
+        )  # fmt: skip
+
+
+class Interpolator2D(eqx.Module):
+    """A fitted 2-D interpolant on the grid ``xp × yp`` (see `interp2d` for the arguments).
+
+    Its `TensorSpline` holds breaks and node data, so a call only searches,
+    builds each query's cell polynomial and runs Horner; a batch of
+    interpolants is one `jax.vmap` away.
+    """
+
+    spline: TensorSpline
+
+    def __init__(
+        self,
+        xp: Float[ArrayLike, " nx"],
+        yp: Float[ArrayLike, " ny"],
+        fp: Inexact[ArrayLike, "nx ny *columns"],
+        method: str = "cubic2",
+        *,
+        extrap: Any = False,
+        period: Any = None,
+        bc_type: Any = None,
+        c: Optional[Float[ArrayLike, ""]] = None,
+        fx: Optional[Inexact[ArrayLike, "nx ny *columns"]] = None,
+        fy: Optional[Inexact[ArrayLike, "nx ny *columns"]] = None,
+        fxy: Optional[Inexact[ArrayLike, "nx ny *columns"]] = None,
+    ):
+        given = {1: fx, 2: fy, 3: fxy}
+        self.spline = TensorSpline((xp, yp), fp, method, bc_type, extrap, period, c, given,
+                                   GRID_NAMES[2])  # fmt: skip
+
+    def __call__(
+        self, x: Float[ArrayLike, "..."], y: Float[ArrayLike, "..."], derivative: Any = (0, 0)
+    ) -> Inexact[Array, "..."]:
+        """Values (or derivatives, as `interp2d`'s ``derivative``) at the points ``(x, y)``."""
+        return self.spline((x, y), derivative)
+
+
+class Interpolator3D(eqx.Module):
+    """A fitted 3-D interpolant on the grid ``xp × yp × zp`` (see `interp3d`)."""
+
+    spline: TensorSpline
+
+    def __init__(
+        self,
+        xp: Float[ArrayLike, " nx"],
+        yp: Float[ArrayLike, " ny"],
+        zp: Float[ArrayLike, " nz"],
+        fp: Inexact[ArrayLike, "nx ny nz *columns"],
+        method: str = "cubic2",
+        *,
+        extrap: Any = False,
+        period: Any = None,
+        bc_type: Any = None,
+        c: Optional[Float[ArrayLike, ""]] = None,
+        fx: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+        fy: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+        fz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+        fxy: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+        fxz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+        fyz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+        fxyz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+    ):
+        given = {1: fx, 2: fy, 4: fz, 3: fxy, 5: fxz, 6: fyz, 7: fxyz}
+        self.spline = TensorSpline((xp, yp, zp), fp, method, bc_type, extrap, period, c, given,
+                                   GRID_NAMES[3])  # fmt: skip
+
+    def __call__(
+        self,
+        x: Float[ArrayLike, "..."],
+        y: Float[ArrayLike, "..."],
+        z: Float[ArrayLike, "..."],
+        derivative: Any = (0, 0, 0),
+    ) -> Inexact[Array, "..."]:
+        """Values (or derivatives, as `interp3d`'s ``derivative``) at the points ``(x, y, z)``."""
+        return self.spline((x, y, z), derivative)
+
+
+class RegularGridInterpolator(eqx.Module):
+    """Interpolation on a regular grid of any number of dimensions, as
+    `scipy.interpolate.RegularGridInterpolator` (see `interpn` for the arguments).
+
+    Fitted once (the cubic methods solve here, not per call); a call takes
+    points ``xi`` of shape ``(..., d)`` and, as scipy's, derivative orders
+    ``nu`` per axis.  A ``method`` at call time other than the fitted one
+    refits from ``grid`` and ``values`` (scipy's attributes, kept for it).
+    A pytree: jit, vmap and grad go through it.
+    """
+
+    spline: TensorSpline
+    grid: tuple  # the points, ascending
+    values: Inexact[Array, "..."]  # the values on that grid
+    periods: tuple  # per axis, its period or None
+    method: str = eqx.field(static=True)  # as given (scipy's name or ours)
+    bounds_error: bool = eqx.field(static=True)
+    fill_value: Any = eqx.field(static=True)
+
+    def __init__(
+        self,
+        points: tuple,
+        values: Inexact[ArrayLike, "*grid_and_columns"],
+        method: str = "linear",
+        bounds_error: bool = True,
+        fill_value: Any = np.nan,
+        *,
+        period: Any = None,
+        bc_type: Any = None,
+        c: Optional[Float[ArrayLike, ""]] = None,
+    ):
+        extrap = scipy_fill(bounds_error, fill_value)
+        points, values = points_and_values(points, values)
+        check_fill_kind(fill_value, values)
+        self.spline = TensorSpline(points, values, grid_method(method), bc_type, extrap, period,
+                                   c, {}, scipy_names(len(points)))  # fmt: skip
+        real, value = self.spline.breaks[0].dtype, self.spline.nodes.dtype
+        self.grid = tuple(jnp.asarray(p, real) for p in points)
+        self.values = jnp.asarray(values, value)
+        periods = per_axis(period, len(points), "period")
+        self.periods = tuple(None if p is None else jnp.asarray(p, real) for p in periods)
+        self.method, self.bounds_error = method, bool(bounds_error)
+        self.fill_value = fill_value
+
+    def __call__(self, xi: Any, method: Optional[str] = None, *, nu: Any = None):
+        """The interpolant (or its derivatives of orders ``nu`` per axis) at ``xi``."""
+        spline = self.spline
+        if method is not None and method != self.method:
+            extrap = scipy_fill(self.bounds_error, self.fill_value)
+            spline = TensorSpline(self.grid, self.values, grid_method(method), None, extrap,
+                                  self.periods, None, {}, spline.names)  # fmt: skip
+        xi = query_points(xi, len(self.grid), spline.breaks[0].dtype)
+        if self.bounds_error:
+            check_bounds(xi, self.grid, spline.periodic)
+        spec = spline.spec(0 if nu is None else nu)
+        return _evaluate_points(xi, spline.breaks, spline.nodes, spline.fill, spec, spline.end)
+
+
+@partial(jax.jit, static_argnums=4)
+def _evaluate_points(xi, breaks, nodes, fill, spec: EvalSpec, end):
+    """`evaluate` at the points ``xi`` ``(..., d)``, split into coordinates in the program."""
+    queries = tuple(xi[..., a] for a in range(xi.shape[-1]))
+    return evaluate(queries, breaks, nodes, fill, spec, end)

@@ -1,27 +1,20 @@
-"""Boundary conditions and extrapolation options, parsed once.
+"""The user's options parsed once: ``bc_type`` into end conditions, ``extrap`` into
+extension or fill values, one option or one per axis.
 
-Each end of a cubic2 spline gets a static *kind* — ``"not-a-knot"``,
-``"periodic"``, or the derivative order ``1``/``2`` — and, for derivative
-kinds, an array *value* (differentiable, possibly traced).  The kinds steer
-Python-level branches at trace time; only the values reach the program.
+``bc_type`` becomes each end's static kind (`_methods.ends`), which steers
+Python-level branches at trace time, and an array value for derivative
+kinds (differentiable, possibly traced): only the values reach the program.
 """
 
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._dtypes import constant, dtype_kind, value_as_dtype
+from .._methods.ends import NOT_A_KNOT, PERIODIC, EndConditions
+from .._utils.dtypes import constant, dtype_kind, value_as_dtype
 
-NOT_A_KNOT, PERIODIC = "not-a-knot", "periodic"
 _NAMED_END = {"natural": (2, 0.0), "clamped": (1, 0.0), NOT_A_KNOT: (NOT_A_KNOT, 0.0)}
 BC_TYPES = (NOT_A_KNOT, "natural", "clamped", PERIODIC)
-
-
-class EndConditions(NamedTuple):
-    """``kinds``: static pair; ``values``: the two derivative values (0 when unused)."""
-
-    kinds: tuple  # e.g. ("not-a-knot", 2)
-    values: tuple  # two arrays (or Python numbers)
 
 
 def _bad_bc(bc_type: Any, why: str) -> ValueError:

@@ -35,8 +35,8 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
-from ._dtypes import lists_to_arrays, promote_inexact
-from ._tridiagonal import _check_pivoting, tridiagonal_solve
+from .._utils.dtypes import lists_to_arrays, promote_inexact
+from .tridiagonal import check_pivoting, tridiagonal_solve
 
 
 def cyclic_tridiagonal_solve(
@@ -63,7 +63,7 @@ def cyclic_tridiagonal_solve(
     dominant too); a zero pivot gives inf/NaN.  A singular A gives inf/NaN.
     ``pivoting`` must be a Python bool.
     """
-    _check_pivoting(pivoting)
+    check_pivoting(pivoting)
     lower, diag, upper, rhs = promote_inexact(*lists_to_arrays(lower, diag, upper, rhs))
     n = diag.shape[-1] if diag.ndim else 0
     shapes = {a.shape[-1] if a.ndim else 0 for a in (lower, diag, upper, rhs)}

@@ -18,17 +18,8 @@ primitive has none of this.  Two ways across:
   kernel, but lineax's wrapper — its checks, its callbacks, its derivative
   rules (which call `Tridiagonal` again for each tangent/cotangent solve) — stays.
 
-Convention: ``lx.TridiagonalLinearOperator(diagonal, lower_diagonal,
-upper_diagonal)`` has ``lower_diagonal[i] = A[i+1, i]`` and
-``upper_diagonal[i] = A[i, i+1]`` (lineax's ``as_matrix``): ours exactly; only
-the order differs, and ``lx.tridiagonal(op)`` returns ``(diag, lower, upper)``.
-Any operator lineax calls tridiagonal (``lx.is_tridiagonal``: tagged
-matrices, diagonal operators, sums, scalings, transposes) is read the same
-way, as `lx.Tridiagonal` does.
-
-lineax is optional.  Its import is guarded here, once: without it no lineax
-operator can exist, so `bands_and_rhs` only ever sees the four-band form, and
-`Tridiagonal` is a placeholder that raises `ImportError` naming the fix when it is
+The bands are read as `operators` reads them.  lineax is optional:
+without it `Tridiagonal` is a placeholder that raises `ImportError` naming the fix when it is
 constructed — so ``splines.Tridiagonal`` exists in every install and fails at the
 point of use, not at ``import splines``.
 """
@@ -38,60 +29,10 @@ from typing import Any
 import equinox as eqx
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jaxtyping import Array, Float
 
-try:
-    import lineax as lx
-except ImportError:  # optional: pip install "splines[lineax]"
-    lx = None
-
-_FORMS = (
-    "`tridiagonal_solve` takes `(lower, diag, upper, rhs)` or `(operator, rhs)` with "
-    "`operator` a tridiagonal lineax operator"
-)
-
-
-def lineax_bands(operator: Any) -> tuple[Array, Array, Array] | None:
-    """``(lower, diag, upper)`` of a tridiagonal lineax operator; None for anything else.
-
-    A lineax operator that is not tridiagonal raises `ValueError`.
-    """
-    if lx is None or not isinstance(operator, lx.AbstractLinearOperator):
-        return None
-    if not lx.is_tridiagonal(operator):
-        raise ValueError(
-            "`operator` must be tridiagonal (`lineax.is_tridiagonal(operator)`; tag a "
-            f"matrix with `lineax.tridiagonal_tag`); got a {type(operator).__name__}."
-        )
-    diag, lower, upper = lx.tridiagonal(operator)  # lineax's order
-    return lower, diag, upper
-
-
-def bands_and_rhs(lower, diag, upper, rhs):
-    """The four arrays of `tridiagonal_solve` from either of its two call forms.
-
-    ``(operator, rhs)`` arrives as ``lower=operator`` with ``rhs`` in ``diag``
-    (positional) or in ``rhs`` (keyword).
-    """
-    bands = lineax_bands(lower)
-    if bands is None:
-        missing = [f"`{k}`" for k, a in (("diag", diag), ("upper", upper), ("rhs", rhs))
-                   if a is None]  # fmt: skip
-        if missing:
-            raise TypeError(f"{_FORMS}; got `lower` of type {type(lower).__name__} "
-                            f"without {', '.join(missing)}.")  # fmt: skip
-        return lower, diag, upper, rhs
-    given = [a for a in (diag, upper, rhs) if a is not None]
-    if len(given) != 1 or upper is not None:
-        raise TypeError(f"{_FORMS}; got a {type(lower).__name__} followed by "
-                        f"{len(given)} more arguments.")  # fmt: skip
-    (rhs,) = given
-    n = bands[1].shape[-1]
-    if np.ndim(rhs) < 1 or np.shape(rhs)[-1] != n:
-        raise ValueError(f"`rhs` must have last-axis length n = {n}, the size of "
-                         f"`operator`; got `rhs.shape`={np.shape(rhs)}.")  # fmt: skip
-    return *bands, rhs
+from .operators import lineax_bands, lx
+from .tridiagonal import check_pivoting, tridiagonal_solve
 
 
 def _check_vector_operator(operator):
@@ -128,9 +69,7 @@ if lx is not None:
         pivoting: bool = eqx.field(static=True, default=True)
 
         def __check_init__(self):
-            from ._tridiagonal import _check_pivoting  # not at the top: it imports us
-
-            _check_pivoting(self.pivoting)
+            check_pivoting(self.pivoting)
 
         def init(self, operator: "lx.AbstractLinearOperator", options: dict[str, Any]) -> _Bands:
             del options
@@ -140,8 +79,6 @@ if lx is not None:
         def compute(
             self, state: _Bands, vector: Float[Array, " n"], options: dict[str, Any]
         ) -> tuple[Float[Array, " n"], "lx.RESULTS", dict[str, Any]]:
-            from ._tridiagonal import tridiagonal_solve  # not at the top: it imports us
-
             del options
             solution = tridiagonal_solve(*state, vector, pivoting=self.pivoting)
             return solution, lx.RESULTS.successful, {}

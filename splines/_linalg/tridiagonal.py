@@ -35,9 +35,9 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
 from jaxtyping import Array, ArrayLike, Float
 
-from ._dtypes import lists_to_arrays, promote_inexact
-from ._kernels import DEFAULT_KERNELS, PLATFORM_KERNELS
-from ._lineax import bands_and_rhs
+from .._utils.dtypes import lists_to_arrays, promote_inexact
+from .kernels import DEFAULT_KERNELS, PLATFORM_KERNELS
+from .operators import bands_and_rhs
 
 if TYPE_CHECKING:
     import lineax
@@ -78,7 +78,7 @@ def tridiagonal_solve(
     Differentiable w.r.t. all four arguments (forward and reverse, any order)
     and vmappable, with either setting.
     """
-    _check_pivoting(pivoting)
+    check_pivoting(pivoting)
     lower, diag, upper, rhs = bands_and_rhs(lower, diag, upper, rhs)
     lower, diag, upper, rhs = promote_inexact(*lists_to_arrays(lower, diag, upper, rhs))
     n = diag.shape[-1] if diag.ndim else 0
@@ -106,7 +106,7 @@ def tridiagonal_solve(
     )
 
 
-def _check_pivoting(pivoting):
+def check_pivoting(pivoting):
     if not isinstance(pivoting, bool):
         raise TypeError(
             f"`pivoting` must be a Python bool (True or False); got {pivoting!r} of type "

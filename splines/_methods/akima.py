@@ -9,13 +9,13 @@ give the slope as a weighted mean of the middle two:
 
 (makima's extra terms damp the overshoot of Akima's at flat runs).  Where
 ``f_1 + f_2 ≤ 10⁻⁹ · max(f_1 + f_2)`` — the maximum over every knot and
-column of the fit, as scipy (the kept knots of periodic data, `_local`) —
+column of the fit, as scipy (the kept knots of periodic data, `local`) —
 the weights are undefined and
 ``s_i = (m_{i-2} + m_{i+1}) / 2``.  Two secants are extrapolated linearly
 beyond each end, ``m_{-1} = 2 m_0 − m_1``, ``m_{-2} = 2 m_{-1} − m_0`` (and
 mirrored).  Two knots: the chord's slope at both.
 
-Each knot's slope comes in its own unit g_i (`_units`): its four secants are
+Each knot's slope comes in its own unit g_i (`units`): its four secants are
 taken in that unit, ``m_j g_i = Δ_j · g_i / h_j`` — the extrapolated ones are
 value differences in the unit of the end cell, ``E_{-1} = 2 Δ_0 − Δ_1 h_0/h_1``,
 ``E_{-2} = 2 E_{-1} − Δ_0``, with width h_0 — and the weights are ratios.  The
@@ -29,7 +29,7 @@ import math
 import jax
 import jax.numpy as jnp
 
-from ._units import knot_units
+from .units import knot_units
 
 _LOG2_BREAK = math.log2(1e-9)  # scipy's cutoff for undefined weights, relative to their maximum
 

@@ -24,7 +24,7 @@ With neighbouring cells of very unequal width (ratio R) not-a-knot still
 amplifies rounding by up to ~R², as in scipy (tests/test_interp_scipy.py
 measures both against the exact spline).
 
-Scaled system.  The unknowns are the slopes in each knot's unit (`_units`),
+Scaled system.  The unknowns are the slopes in each knot's unit (`units`),
 ``u_i = s_i g_i`` (g_i = h_i, g_{n-1} = h_{n-2}): a column scaling, and each
 row is scaled too, so that every coefficient is a ratio of widths and every
 right-hand side a value difference Δ_j = y_{j+1} − y_j times such ratios —
@@ -54,13 +54,13 @@ times neighbouring width ratios — and those ratios, not dy/dx.
 
 import jax.numpy as jnp
 
-from .._boundary import NOT_A_KNOT, PERIODIC, EndConditions
-from .._cyclic import cyclic_tridiagonal_solve
-from .._tridiagonal import tridiagonal_solve
+from .._linalg.cyclic import cyclic_tridiagonal_solve
+from .._linalg.tridiagonal import tridiagonal_solve
+from .ends import NOT_A_KNOT, PERIODIC, EndConditions
 
 
 def cubic2_slopes(h, fp, ends: EndConditions):
-    """Slopes ``(n, k)`` at the knots, in each knot's unit (`_units`), for cell widths
+    """Slopes ``(n, k)`` at the knots, in each knot's unit (`units`), for cell widths
     ``h (n-1,)`` and values ``fp (n, k)``.
 
     ``ends.values`` hold arrays of shape ``(k,)``, derivatives in x units.  For
@@ -207,7 +207,7 @@ def _periodic_slopes(h, delta):
     """Cyclic rows for the distinct knots 0 … c-1; the closing knot c repeats s_0.
 
     Knot 0 is solved for in the unit of its left cell, h_{c-1} — the closing
-    knot's unit (`_units`) — and the others in their right cells' (the
+    knot's unit (`units`) — and the others in their right cells' (the
     interior rows of the module docstring, cyclically).  That keeps the two
     corner entries, a_0 and b_{c-1}, below the diagonal 2, as in de Boor's
     dominant rows, where the cyclic solve's Sherman–Morrison split is

@@ -8,7 +8,7 @@ With secants ``m_j = (y_{j+1} − y_j) / h_j`` (interpax's definitions):
     catmull-rom:               cardinal with c = 0
 
 c = 1 gives zero slopes (flat at every knot); c in [0, 1].  All three are
-linear in the values.  In the knots' units (`_units`, ``u_i = s_i g_i``),
+linear in the values.  In the knots' units (`units`, ``u_i = s_i g_i``),
 with ``Δ_j = y_{j+1} − y_j``:
 
     cubic:     u_i = Δ_{i-1} (h_i / h_{i-1}) / 2 + Δ_i / 2,   u_0 = Δ_0,  u_{n-1} = Δ_{n-2}
@@ -21,7 +21,7 @@ nothing overflows where the answer does not).
 
 import jax.numpy as jnp
 
-from ._local import interior_secants, share
+from .local import interior_secants, share
 
 
 def cubic_slopes(h, values, keep):

@@ -4,7 +4,7 @@ A *local* rule gives the slope at knot i from the secants of a few cells
 around it, ``m_j = Δ_j / h_j`` (``Δ_j = y_{j+1} − y_j``), with its own rule at
 the two ends.  The rules here take widths ``h (n-1,)``, values ``(n, k)`` (k
 columns) and ``keep``, a slice of the knots whose slopes are wanted, and
-return those slopes in units of each knot's cell (`_units`: ``u_i = s_i g_i``;
+return those slopes in units of each knot's cell (`units`: ``u_i = s_i g_i``;
 ``(n, k)`` for ``keep = slice(None)``).  Every rule is homogeneous of degree
 one in the secants, so it is applied to the secants in the knot's unit,
 ``m_j g_i = Δ_j · g_i / h_j``: value differences times ratios of widths,
@@ -28,7 +28,7 @@ separately — the interpolant of a complex function is that of its two parts.
 
 import jax.numpy as jnp
 
-from .._boundary import PERIODIC
+from .ends import PERIODIC
 
 _WRAP = 2  # cells of cyclic extension on each side: the widest stencil's reach
 

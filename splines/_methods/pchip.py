@@ -22,14 +22,14 @@ slopes with zero slopes at both ends.
 
 Every formula is homogeneous of degree one in the secants and its tests
 compare signs and ratios of secants, so each knot's slope comes in its own
-unit (`_units`) from the secants in that unit: ``(Δ_{i-1} h_i/h_{i-1}, Δ_i)``
+unit (`units`) from the secants in that unit: ``(Δ_{i-1} h_i/h_{i-1}, Δ_i)``
 at an interior knot, ``(Δ_0, Δ_1 h_0/h_1)`` at the first, mirrored at the
 last; ``r = h_0/(h_0 + h_1) = 1/(1 + h_1/h_0)``.
 """
 
 import jax.numpy as jnp
 
-from ._local import interior_secants, share
+from .local import interior_secants, share
 
 
 def monotonic_slopes(h, values, keep):

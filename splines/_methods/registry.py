@@ -1,25 +1,18 @@
 """The interpolation methods: how each finds its knot slopes, how it builds pieces.
 
 A method is a registry entry: a slopes rule (or none), a pieces rule, and
-what it accepts.  Adding a method means a rule in `_slopes` and a line here;
+what it accepts.  Adding a method means a slope rule in this package and a line here;
 fitting and evaluation do not change.
 """
 
 from typing import Callable, NamedTuple, Optional
 
-from ._hermite import cubic_pieces, linear_pieces, nearest_pieces
-from ._slopes import (
-    akima_slopes,
-    by_parts,
-    cardinal_slopes,
-    catmull_rom_slopes,
-    cubic2_slopes,
-    cubic_slopes,
-    local_rule,
-    makima_slopes,
-    monotonic_slopes,
-    monotonic_zero_end_slopes,
-)
+from .._pieces.polynomials import cubic_pieces, linear_pieces, nearest_pieces
+from .akima import akima_slopes, makima_slopes
+from .cubic2 import cubic2_slopes
+from .finite_difference import cardinal_slopes, catmull_rom_slopes, cubic_slopes
+from .local import by_parts, local_rule
+from .pchip import monotonic_slopes, monotonic_zero_end_slopes
 
 
 class Method(NamedTuple):

@@ -9,7 +9,7 @@ dy/dx itself over- or underflows when the values are far smaller or larger
 than the knots (values of 1e-30 on knots 1e30 apart: dy/dx = 1e-60).  Each
 knot has its own unit: one global scale would be a scalar that every width
 waits for, which makes a small fit on XLA:CPU over half again as slow.
-`_hermite.cubic_pieces` takes ``u`` as it is (``S_0 = u_j``,
+`_pieces.polynomials.cubic_pieces` takes ``u`` as it is (``S_0 = u_j``,
 ``S_1 = u_{j+1} h_j / h_{j+1}``).
 """
 

@@ -1,6 +1,6 @@
 """Derivatives, antiderivatives and integrals of piecewise polynomials in local form.
 
-On piece j of width h, ``q(t) = Σ_p q_p t^p`` with ``t = (x − b_j) / h`` (`_hermite`), so
+On piece j of width h, ``q(t) = Σ_p q_p t^p`` with ``t = (x − b_j) / h`` (`_pieces.polynomials`), so
 
     dq/dx = (1/h) Σ_p (p+1) q_{p+1} t^p,
     ∫ q dx = C_j + h Σ_p q_p t^{p+1} / (p+1).
@@ -15,7 +15,7 @@ antiderivative), so nothing here overflows for tiny or huge spans.
 import jax.numpy as jnp
 import numpy as np
 
-from ._search import wrap
+from .search import wrap
 
 
 def derivative_pieces(breaks, coefficients, nu: int):

@@ -3,7 +3,7 @@
 A periodic fit works on *closed* knots — the distinct knots plus the first
 one shifted by the period, whose value repeats the first value.  Users pass
 the distinct knots (open) or the closed ones; the last knot closes the period
-when ``|xp[-1] - xp[0] - period|`` is within rounding (`_validate.period_gap`).
+when ``|xp[-1] - xp[0] - period|`` is within rounding (`_utils.validate.period_gap`).
 
 When the knots and the period are concrete, that is decided once in numpy and
 the program holds one fit.  When either is traced (gradient descent on knot
@@ -17,14 +17,14 @@ both readings, each with a fixed shape, and selects per element:
 
 The reading not taken is fed safe knots, so its (discarded) derivatives stay
 finite and the selection's gradient is exact.  Knots past the period are
-invalid either way (NaN, see `_validate`).
+invalid either way (NaN, see `_utils.validate`).
 """
 
 import jax
 import jax.numpy as jnp
 
-from ._hermite import split_last_piece
-from ._validate import closes_period, ends_match, knots_are_valid
+from .._utils.validate import closes_period, ends_match, knots_are_valid
+from .polynomials import split_last_piece
 
 
 def fit_periodic(pieces, xp, values, period, closes, eps, split=split_last_piece):
@@ -32,7 +32,7 @@ def fit_periodic(pieces, xp, values, period, closes, eps, split=split_last_piece
 
     ``pieces(knots, values)`` fits closed knots (``values``: knots first);
     ``closes`` is True, False, or None when it must be decided from traced
-    data; ``eps`` is the knots' precision (`_validate.period_gap`).
+    data; ``eps`` is the knots' precision (`_utils.validate.period_gap`).
     ``split(breaks, coefficients)`` cuts the last piece in two (on a grid, the
     last piece along this axis; ``breaks`` may then be a tuple, one per axis).
     """

@@ -19,10 +19,12 @@ and ``Δ = y_{j+1} − y_j``:
 
     c_0 = y_j,   c_1 = S_0,   c_2 = 3Δ − 2 S_0 − S_1,   c_3 = S_0 + S_1 − 2Δ.
 
-The slope rules (`_slopes`) give each knot's slope already in units of a
-cell, ``u_i = s_i g_i`` with ``g_i = h_i`` and, for the last knot, its left
-cell ``g_{n-1} = h_{n-2}`` (value-sized: nothing of size Δ/h is formed), so
-``S_0 = u_j`` and ``S_1 = u_{j+1} · h_j / h_{j+1}`` (· 1 on the last cell).
+Every slope reaches the pieces in units of a cell, ``u_i = s_i g_i`` with
+``g_i = h_i`` and, for the last knot, its left cell ``g_{n-1} = h_{n-2}``
+(value-sized: nothing of size Δ/h is formed), so ``S_0 = u_j`` and
+``S_1 = u_{j+1} · h_j / h_{j+1}`` (· 1 on the last cell).  The slope rules
+give them so (`_methods.units`); given slopes and a grid cell's node data
+are put so first.
 
 Evaluation is elementwise Horner, never a matmul (GPU matmuls default to
 reduced precision).
@@ -33,17 +35,15 @@ from math import comb, factorial
 import jax.numpy as jnp
 
 
-def cubic_pieces(xp, widths, fp, slopes, in_cell_units: bool = False):
+def cubic_pieces(xp, widths, fp, slopes):
     """Cubic Hermite pieces on the knots: ``(n-1, k, 4)`` coefficients.
 
-    ``slopes``: dy/dx in the unit of ``widths``; with ``in_cell_units``, the
-    slope rules' ``u_i = s_i g_i`` (module docstring).
+    ``slopes``: each knot's slope in units of its cell, ``u_i = s_i g_i``
+    (module docstring), as the slope rules give them.
     """
-    if in_cell_units:  # S_0 = u_j, S_1 = u_{j+1} h_j / h_{j+1}; the last knot is in h_{n-2}
-        ratios = widths / jnp.concatenate([widths[1:], widths[-1:]])  # h_j / g_{j+1}, last 1
-        s0, s1 = slopes[:-1], slopes[1:] * ratios[:, None]
-    else:
-        s0, s1 = slopes[:-1] * widths[:, None], slopes[1:] * widths[:, None]
+    s0, s1 = slopes[:-1], slopes[1:]  # S_0 = u_j, S_1 = u_{j+1} h_j / g_{j+1}
+    if widths.shape[0] > 1:  # (one cell: g_1 = h_0, the ratio is 1)
+        s1 = s1 * (widths / jnp.concatenate([widths[1:], widths[-1:]]))[:, None]
     delta = jnp.diff(fp, axis=0)
     c2 = 3 * delta - 2 * s0 - s1
     c3 = s0 + s1 - 2 * delta

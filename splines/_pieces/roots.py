@@ -58,7 +58,7 @@ roots on breaks exactly (then apply scipy's rules), and a tangency when q is
 exactly 0 at the computed critical point.  Roots closer together than the
 rounding of q may be missed by both.  Non-finite coefficients, breaks or y
 give a column of NaN with count ``size`` (scipy silently skips such pieces);
-see DESIGN.md §5.
+see docs/architecture.md §5.
 """
 
 import operator
@@ -70,8 +70,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ._dtypes import result_type
-from ._hermite import horner
+from .._utils.dtypes import compute_dtype, result_type
+from .polynomials import horner
 
 
 def max_roots(m: int, degree: int) -> int:
@@ -100,7 +100,7 @@ def real_roots(
 
     ``breaks`` (m+1,) ascending; ``coefficients`` (m, k, d+1), ascending
     powers of t = (x − b_j)/h_j; ``end`` (k,): the values at the last break
-    (a fit's data there, `_evaluate.at_last_break`), by default the last
+    (a fit's data there, `_interpolate.evaluate.at_last_break`), by default the last
     piece's coefficient sum.  With ``descending``, both are in z = −x
     (scipy's descending breakpoints, as `AbstractPPoly` holds them: each
     piece's expansion point x[i] stays its start, and nothing is re-expanded)
@@ -125,8 +125,7 @@ def real_roots(
     dtype = result_type(breaks, coefficients)
     if jnp.issubdtype(dtype, jnp.complexfloating):
         raise ValueError(f"`coefficients` must be real to find roots, got dtype {dtype}")
-    if jnp.finfo(dtype).bits < 32:
-        dtype = jnp.float32
+    dtype = compute_dtype(dtype)
     if shape[1] == 0:  # no polynomials (values with a zero-length axis)
         return jnp.full((0, size), jnp.nan, dtype), jnp.zeros(0, jnp.int32)
     end = horner(coefficients[-1], 1.0, 0) if end is None else end

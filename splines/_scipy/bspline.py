@@ -25,7 +25,7 @@ the interval's polynomial.  The knots are concrete, so every ratio of knots
 (and every ``B_{i,q}(b_j)``) is a numpy constant made at trace time; only the
 differences of c and the weighted sums are jnp.
 
-Our pieces (`_hermite`) hold ``coefficients[j, :, r] = s^{(r)}(b_j+) h_j^r / r!``
+Our pieces (`_pieces.polynomials`) hold ``coefficients[j, :, r] = s^{(r)}(b_j+) h_j^r / r!``
 on ``[b_j, b_j + h_j]``.  To keep every intermediate value-sized (knot spans
 of 1e-200 or 1e200 in f64) we carry ``a^{(r)} = c^{(r)} h_j^r / r!``,
 
@@ -54,7 +54,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ._dtypes import check_real, result_type
+from .._utils.dtypes import check_real, result_type
+from .._utils.validate import static_int
 
 
 def bspline_pieces(t, c, k):
@@ -140,11 +141,7 @@ def _spacing(t, i, steps):
 
 
 def _check_degree(k) -> int:
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
-        raise TypeError(f"`k` (the degree) must be a Python or numpy int; got {k!r}.")
-    if k < 0:
-        raise ValueError(f"`k` (the degree) must be ≥ 0; got {k!r}.")
-    return int(k)
+    return static_int(k, "k", 0, "a Python or numpy int (the degree)")
 
 
 def _check_knots(t, k, real):

@@ -2,7 +2,7 @@
 
 Concrete breakpoints are checked in numpy and raise `ValueError` where scipy
 does; traced ones cannot be looked at, so they are taken as ascending and
-the conversion makes every output NaN unless they are (`_ppoly`).
+the conversion makes every output NaN unless they are (`ppoly`).
 """
 
 import math
@@ -10,8 +10,8 @@ import math
 import jax.numpy as jnp
 import numpy as np
 
-from ._dtypes import as_dtype, check_real
-from ._validate import is_concrete
+from .._utils.dtypes import as_dtype, check_real
+from .._utils.validate import is_concrete
 
 EXTRAPOLATE_OPTIONS = "True, False, 'periodic' or None"
 
@@ -65,7 +65,7 @@ def _check_monotone(x, name: str) -> None:
     if not np.isfinite(x).all():
         first = int(np.flatnonzero(~np.isfinite(x))[0])
         raise ValueError(f"`{name}` must be finite; `{name}[{first}]` = {x[first]}.")
-    if not np.isfinite(steps).all():  # pieces are stored over their width (`_hermite`)
+    if not np.isfinite(steps).all():  # pieces are stored over their width (`_pieces.polynomials`)
         i = int(np.flatnonzero(~np.isfinite(steps))[0]) + 1
         raise ValueError(
             f"`{name}[{i}] - {name}[{i - 1}]` overflows {x.dtype} ({x[i]} - {x[i - 1]}); "

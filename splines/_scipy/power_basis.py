@@ -7,7 +7,7 @@ descending:
     P_i(s) = Σ_p a_p s^p,      a_p = c[d − p, i].
 
 We hold ascending ``breaks`` and, on piece j of width ``h_j``, ascending
-powers of the local coordinate ``t = (z − breaks[j]) / h_j`` (`_hermite`):
+powers of the local coordinate ``t = (z − breaks[j]) / h_j`` (`_pieces.polynomials`):
 ``q(t) = Σ_p q_p t^p``, in the variable
 
     z = x  (ascending breakpoints),      z = −x  (descending breakpoints).
@@ -19,7 +19,7 @@ x[i] is the piece's lower end in z, so ``s = ±h t`` and
 
 no re-expansion about the other end (which would cancel), and a
 descending PPoly is an ascending one in −x: it evaluates at −x, its n-th
-derivative takes the sign (−1)^n (`_ppoly`).
+derivative takes the sign (−1)^n (`ppoly`).
 """
 
 import jax.numpy as jnp

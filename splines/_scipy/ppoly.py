@@ -2,14 +2,14 @@
 
 Every scipy-compatible class (`PPoly`, `CubicSpline`, …) holds what
 `Interpolator1D` holds — ascending ``breaks`` and coefficients in each
-piece's local coordinate (`_hermite`) — and evaluates with the same
+piece's local coordinate (`_pieces.polynomials`) — and evaluates with the same
 `evaluate`.  scipy's layout (``c`` of shape ``(k+1, m, ...)``, highest power
 first, in powers of ``x − x[i]``; breakpoints ascending or descending) exists
 only at the boundary: `PPoly(c, x)` converts once, and the ``c`` and ``x``
-attributes convert back when read (`_power_basis`).
+attributes convert back when read (`power_basis`).
 
 Descending breakpoints are held as the ascending ``z = −x`` with a static
-flag (`_power_basis`): scipy's interval i, ``(x[i+1], x[i]]``, is our piece
+flag (`power_basis`): scipy's interval i, ``(x[i+1], x[i]]``, is our piece
 i, ``[z_i, z_{i+1})``, with the same expansion point; a call evaluates at
 ``−x`` and its n-th derivative takes the sign ``(−1)^n``, and so do the
 pieces of `derivative` and `antiderivative`.
@@ -25,29 +25,29 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Float, Inexact
 
-from ._bspline import bspline_pieces
-from ._calculus import antiderivative_pieces, derivative_pieces, integral
-from ._dtypes import as_dtype, data_dtypes, lists_to_arrays
-from ._evaluate import (
+from .._interpolate.evaluate import (
     EvalSpec,
-    check_derivative,
     check_order,
     evaluate,
     last_values,
+    orders_along_one_axis,
     prepare_queries,
 )
-from ._layout import normalize_axis
-from ._power_basis import to_local, to_scipy
-from ._ppoly_roots import solve
-from ._ppoly_checks import (
+from .._pieces.calculus import antiderivative_pieces, derivative_pieces, integral
+from .._utils.columns import normalize_axis
+from .._utils.dtypes import as_dtype, data_dtypes, lists_to_arrays
+from .._utils.validate import is_concrete, knots_are_valid, poison
+from .bspline import bspline_pieces
+from .checks import (
     check_breakpoints,
-    descends_eagerly,
     check_extension,
     check_scalar,
+    descends_eagerly,
     parse_extrapolate,
     without_empty_intervals,
 )
-from ._validate import is_concrete, knots_are_valid, poison
+from .power_basis import to_local, to_scipy
+from .solve import solve
 
 PERIODIC = "periodic"
 
@@ -58,7 +58,7 @@ class AbstractPPoly(eqx.Module):
     Fields are the internal form: ascending ``breaks``, ``coefficients``
     ``(m, k, d+1)`` in ascending powers of each piece's local coordinate, and
     ``end``, the values at the last break (a fit's data there; otherwise the
-    last piece's sum: `_evaluate.at_last_break`).
+    last piece's sum: `_interpolate.evaluate.at_last_break`).
     """
 
     breaks: Float[Array, " m+1"]
@@ -86,8 +86,8 @@ class AbstractPPoly(eqx.Module):
         """The ``nu``-th derivative at ``x``; the shape of ``x`` replaces the interpolation
         axis.  ``nu`` may also be a tuple of orders (stacked on a new leading axis)."""
         mode = parse_extrapolate(extrapolate, self.extrapolate)
-        spec = EvalSpec(check_derivative(nu, "nu"), mode is True, mode == PERIODIC, False,
-                        self.axis, self.column_shape)  # fmt: skip
+        spec = EvalSpec(*orders_along_one_axis(nu, "nu"), (mode is True,), (mode == PERIODIC,),
+                        False, self.axis, self.column_shape)  # fmt: skip
         (x,) = lists_to_arrays(x)
         return _call(prepare_queries(x, self.breaks.dtype), self.breaks, self.coefficients,
                      self.end, _nan_fill(self.coefficients.dtype), spec, self.descending)  # fmt: skip
@@ -257,11 +257,11 @@ def _reflected(coefficients, order: int, descending: bool):
 def _call_impl(x, breaks, coefficients, end, fill, spec: EvalSpec, descending: bool):
     """`evaluate`, at −x for descending breakpoints with the n-th derivative times (−1)^n."""
     if not descending:
-        return evaluate(x, breaks, coefficients, fill, spec, end)
-    out = evaluate(-x, breaks, coefficients, fill, spec, end)
-    orders = spec.derivative if isinstance(spec.derivative, tuple) else (spec.derivative,)
-    signs = np.array([(-1) ** order for order in orders]).reshape((-1,) + (1,) * (out.ndim - 1))
-    return out * (signs if isinstance(spec.derivative, tuple) else signs[0])
+        return evaluate((x,), (breaks,), coefficients, (fill,), spec, end)
+    out = evaluate((-x,), (breaks,), coefficients, (fill,), spec, end)
+    signs = np.array([(-1) ** order for (order,) in spec.derivative])
+    signs = signs.reshape((-1,) + (1,) * (out.ndim - 1))
+    return out * (signs if spec.stacked else signs[0])
 
 
 def _to_local_impl(x, c, descending: bool):
@@ -273,10 +273,11 @@ def _to_local_impl(x, c, descending: bool):
 
 def _integrate_impl(breaks, coefficients, a, b, fill, mode, column_shape):
     antiderivative = antiderivative_pieces(breaks, coefficients, 1)
-    spec = EvalSpec(0, mode is True, False, False, 0, (coefficients.shape[1],))
+    spec = EvalSpec(((0,),), False, (mode is True,), (False,), False, 0,
+                    (coefficients.shape[1],))  # fmt: skip
 
     def evaluate_at(points):
-        return evaluate(points, breaks, antiderivative, fill, spec)
+        return evaluate((points,), (breaks,), antiderivative, (fill,), spec)
 
     out = integral(evaluate_at, a, b, breaks, mode == PERIODIC)
     return jnp.reshape(out, column_shape)

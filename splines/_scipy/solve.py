@@ -1,6 +1,6 @@
 """`PPoly.solve` / `roots`: scipy's arrays eagerly, a static ``size`` under `jit`.
 
-The roots themselves come from `_roots.real_roots` (branch-free, on our local
+The roots themselves come from `_pieces.roots.real_roots` (branch-free, on our local
 pieces).  A root count is data, so a traced call needs a static ``size``:
 each polynomial's roots fill ``size`` slots, NaN-padded (scipy also marks an
 identically zero interval by its start followed by NaN).  Called eagerly
@@ -11,10 +11,10 @@ and trimmed to scipy's exact arrays.
 import jax.numpy as jnp
 import numpy as np
 
-from ._dtypes import as_dtype
-from ._ppoly_checks import check_scalar, parse_extrapolate
-from ._roots import max_roots, real_roots
-from ._validate import is_concrete
+from .._pieces.roots import max_roots, real_roots
+from .._utils.dtypes import as_dtype
+from .._utils.validate import is_concrete, static_int
+from .checks import check_scalar, parse_extrapolate
 
 
 def solve(ppoly, y, discontinuity, extrapolate, size):
@@ -54,9 +54,5 @@ def _as_scipy(roots, counts, column_shape: tuple):
 
 
 def _check_size(size) -> int:
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
-        raise TypeError(f"`size` must be a Python int (static); got {size!r}.")
-    if size < 0:
-        raise ValueError(f"`size` must be ≥ 0; got {size}.")
-    return int(size)
+    return static_int(size, "size", 0, "a Python int (static)")
 

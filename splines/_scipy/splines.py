@@ -1,7 +1,7 @@
 """scipy's interpolating splines on our fit: `CubicSpline`, `CubicHermiteSpline`,
 `PchipInterpolator`, `Akima1DInterpolator`.
 
-Each is `_fit.fit` with one of our methods — ``"cubic2"``, given slopes,
+Each is `_interpolate.fit.fit` with one of our methods — ``"cubic2"``, given slopes,
 ``"monotonic"``, ``"akima"``/``"makima"`` — held as an `AbstractPPoly`:
 the same breaks and local coefficients as `Interpolator1D`, scipy's names
 and defaults around them.  Arguments are checked as `interp1d` checks them
@@ -12,22 +12,22 @@ from typing import Any, Literal, Optional
 
 from jaxtyping import ArrayLike, Float, Inexact
 
-from ._dtypes import dtype_kind, lists_to_arrays
-from ._fit import Names, prepare_fit
-from ._interpolator import _fit
-from ._ppoly import PERIODIC, AbstractPPoly
-from ._ppoly_checks import parse_extrapolate
+from .._interpolate.fit import jit_fit
+from .._interpolate.prepare import ArgumentNames, prepare_fit
+from .._utils.dtypes import dtype_kind, lists_to_arrays
+from .checks import parse_extrapolate
+from .ppoly import PERIODIC, AbstractPPoly
 
-_NAMES = Names(knots=("x",), queries=("x",), values="y", slopes="dydx")
+_NAMES = ArgumentNames(knots=("x",), queries=("x",), values="y", slopes="dydx")
 
 
 def _fit_into(self: AbstractPPoly, x, y, method, axis, extrapolate, default,
               bc_type=None, dydx=None):  # fmt: skip
     """Fit ``y`` at ``x`` with ``method`` and set the fields of ``self`` (in `__init__`)."""
     x, y, dydx = lists_to_arrays(x, y, dydx)
-    spec, args = prepare_fit(x, y, method, bc_type, None, axis, fx=dydx, names=_NAMES)
-    self.breaks, self.coefficients, self.end = _fit(args, spec)
-    self.extrapolate = parse_extrapolate(extrapolate, PERIODIC if spec.periodic else default)
+    spec, args = prepare_fit((x,), y, method, bc_type, (None,), axis, None, {1: dydx}, _NAMES)
+    (self.breaks,), self.coefficients, self.end = jit_fit(args, spec)
+    self.extrapolate = parse_extrapolate(extrapolate, PERIODIC if spec.periodic[0] else default)
     self.axis, self.column_shape, self.descending = spec.axis, spec.column_shape, False
 
 

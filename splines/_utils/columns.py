@@ -8,13 +8,13 @@ flattened into k columns.  Results come back as numpy's convention,
 import math
 
 import jax.numpy as jnp
-import numpy as np
+
+from .validate import static_int
 
 
 def normalize_axis(axis: int, ndim: int, values: str = "fp") -> int:
     """``axis`` (a Python or numpy integer) of the array ``values`` as a non-negative int."""
-    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer)):
-        raise TypeError(f"`axis` must be an integer; got {axis!r}.")
+    axis = static_int(axis, "axis", kind="an integer")
     if not -ndim <= axis < ndim:
         raise ValueError(f"`axis`={axis!r} is out of range for `{values}` with {ndim} dimensions.")
     return int(axis) % ndim

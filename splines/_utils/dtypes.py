@@ -37,9 +37,17 @@ def data_dtypes(xp, *values):
 
 @functools.lru_cache(maxsize=64)
 def _fit_dtypes(value):
-    if jnp.finfo(value).bits < 32:  # f16/bf16 overflow inside the fit: use f32
-        value = jnp.promote_types(value, np.float32)
+    value = compute_dtype(value)
     return jnp.finfo(value).dtype, value
+
+
+def compute_dtype(dtype):
+    """The dtype to compute in: ``dtype``, or float32 (complex64) for half precision
+    (f16, bf16), whose intermediates overflow where the answer does not, and which
+    cuSPARSE and the FFT lack."""
+    if jnp.finfo(dtype).bits < 32:
+        return jnp.promote_types(dtype, np.float32)
+    return jnp.dtype(dtype)
 
 
 def query_dtype(x, real):

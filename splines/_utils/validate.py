@@ -1,4 +1,4 @@
-"""Data checks (DESIGN.md §5, tier 2): eager inputs raise, traced inputs give NaN.
+"""Data checks (docs/architecture.md §5, tier 2): eager inputs raise, traced inputs give NaN.
 
 The eager checks (`check_*`) run on concrete inputs only — numpy arrays,
 Python numbers, or jax arrays outside any trace — and use numpy alone, so they
@@ -113,13 +113,25 @@ def finite_columns(table, axis: int):
     (`poison`), not only the outputs near it.  Tested on the fit's result
     rather than its inputs: the test then follows the fit in one chain; on
     the inputs it is an independent piece of the program, which XLA:CPU hands
-    to its thread pool (DESIGN.md §2), doubling the time of a small fit.
+    to its thread pool (docs/architecture.md §6), doubling the time of a small fit.
     """
     axes = tuple(a for a in range(table.ndim) if a != axis % table.ndim)
     return jnp.all(jnp.isfinite(table), axis=axes)
 
 
 # ------------------------------------------------------------ eager tests --
+
+
+def static_int(value, name: str, minimum=None, kind: str = "a Python int", shown=None) -> int:
+    """A static integer option (it selects a program): a Python or numpy int and not a
+    bool, at least ``minimum``.  Errors name it ``name``, say it must be ``kind`` and
+    show ``shown`` (the whole option, when ``value`` is part of it)."""
+    shown = value if shown is None else shown
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"`{name}` must be {kind}; got {shown!r}.")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"`{name}` must be ≥ {minimum}; got {shown!r}.")
+    return int(value)
 
 
 def check_knots_eagerly(xp, name: str = "xp") -> None:

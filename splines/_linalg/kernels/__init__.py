@@ -35,13 +35,13 @@ DEFAULT_KERNELS = SolveKernels(thomas=splines_thomas_scan, pivoting=splines_gtsv
 
 def _thomas_cpu(lower, diag, upper, rhs):
     """XLA:CPU's Thomas kernel, by static shape: one small system in place, else the scan."""
-    small = thomas_inplace.suits(rhs.shape)
+    small = thomas_inplace.small_enough(rhs.shape)
     return (splines_thomas_inplace if small else splines_thomas_scan)(lower, diag, upper, rhs)
 
 
 CPU_KERNELS = SolveKernels(thomas=_thomas_cpu, pivoting=splines_gtsv_scan)
 
-# On a GPU a scan is a host-driven loop (DESIGN.md §3): without pivoting the
+# On a GPU a scan is a host-driven loop (docs/architecture.md §6): without pivoting the
 # solve is one cuSPARSE call.  Pivoting still runs the scan kernel there — a
 # documented exception until the one-kernel pivoting solve (`pallas_gtsv`,
 # lowered and tested, not yet run on a GPU) is measured; the spline fits never

@@ -19,7 +19,7 @@ reaches them only after every row of the system, so a non-finite solution
 a multiple of its unroll is not compiled by XLA:CPU into one native call and
 costs ~50 µs more per solve.  The end rows and the padding are built by
 concatenation and `jnp.pad`, never by a scatter (`.at[].set`), which also
-stops XLA:CPU from compiling the scan that way (DESIGN.md §2).
+stops XLA:CPU from compiling the scan that way (docs/architecture.md §6).
 """
 
 import math

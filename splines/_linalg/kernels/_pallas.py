@@ -6,7 +6,7 @@ block of ``W`` lanes (one program of the grid; one lane per GPU thread).  It
 loops over the rows itself (`lax.fori_loop`, compiled into the kernel, not a
 host-driven loop), reading row ``i`` of its W systems as one vector: W
 neighbouring threads read W neighbouring addresses, the interleaved layout
-that coalesces memory access (cuThomasBatch, DESIGN.md §3).
+that coalesces memory access (cuThomasBatch, docs/architecture.md §6).
 
 The body writes its result into the first output and may use further
 ``(N, L)`` outputs as scratch between its forward and backward sweep (Triton

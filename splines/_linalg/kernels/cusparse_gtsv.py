@@ -1,6 +1,6 @@
 """CUDA/ROCm kernel for ``pivoting=False``: one cuSPARSE ``gtsv2StridedBatch`` call.
 
-On a GPU a `lax.scan` is a host-driven loop (~8 µs per step, DESIGN.md §3), so
+On a GPU a `lax.scan` is a host-driven loop (~8 µs per step, docs/architecture.md §6), so
 the scan kernels would spend milliseconds launching steps.  This kernel hands
 the whole batch to `jax.lax.linalg.tridiagonal_solve`, whose CUDA lowering
 (jax 0.10, ``jax/_src/lax/linalg.py: _tridiagonal_solve_gpu_lowering``) is
@@ -32,6 +32,8 @@ the scan kernels; tests/test_lowering.py checks the CUDA program.
 import jax
 import jax.numpy as jnp
 
+from ..._utils.dtypes import compute_dtype
+
 
 @jax.jit
 def splines_cusparse_gtsv(lower, diag, upper, rhs):
@@ -41,8 +43,8 @@ def splines_cusparse_gtsv(lower, diag, upper, rhs):
         return rhs / diag
     if n == 2:
         return _two_by_two(lower[..., 0], diag, upper[..., 0], rhs)
-    if jnp.finfo(rhs.dtype).bits < 32:  # f16/bf16: cuSPARSE has no half precision
-        wide = jnp.promote_types(rhs.dtype, jnp.float32)
+    wide = compute_dtype(rhs.dtype)
+    if wide != rhs.dtype:  # f16/bf16: cuSPARSE has no half precision
         return splines_cusparse_gtsv(*(a.astype(wide) for a in (lower, diag, upper, rhs))).astype(
             rhs.dtype
         )

@@ -28,8 +28,8 @@ against `thomas_scan`: n = 64: 85 µs against 139 (interpax `CubicSpline`
 
 Alone, the solve is as fast as `thomas_scan` up to n = 256 and slower past
 it (1.1x at n = 1000, 1.3x at 1e4: these loops cannot be unrolled, as an
-unrolled loop copies the buffer at every step), so `suits` takes it for one
-system of at most 1024 rows, where the program around it gains more.
+unrolled loop copies the buffer at every step), so XLA:CPU takes it for one
+system of at most 1024 rows (`small_enough`), where the program around it gains more.
 """
 
 import math
@@ -40,11 +40,11 @@ from jax import lax
 
 from .thomas_scan import eliminate
 
-# The largest system `suits` gives this kernel (see the module docstring).
+# The largest system this kernel takes (see the module docstring).
 _MAX_ROWS = 1024
 
 
-def suits(shape: tuple) -> bool:
+def small_enough(shape: tuple) -> bool:
     """Whether XLA:CPU solves systems of this (``rhs``) shape with this kernel."""
     return math.prod(shape[:-1]) == 1 and shape[-1] <= _MAX_ROWS
 

@@ -1,0 +1,290 @@
+"""Preparing a fit on any number of axes: the options checked, the arrays in their dtypes.
+
+`prepare_fit` does everything that can be done before tracing.  Its static
+half — the options checked against the arrays' shapes and dtypes, the end
+conditions parsed, the dtypes chosen — is a *plan*, made once per call
+signature (`_utils.eager_cache`).  Then every number is converted to the
+data's dtype (so no value's type selects a program) and, for concrete
+inputs, the data are checked in numpy (once per jax array).  It returns a
+hashable `FitSpec` and the `FitArgs` arrays, which `fit.fit` takes.
+
+The d grid axes of ``fp`` are consecutive, from ``axis`` on (``axis`` is
+`interp1d`'s; on grids it is 0); every other axis of ``fp`` is a column.
+"""
+
+import math
+from typing import Any, NamedTuple, Optional
+
+import jax.numpy as jnp
+import numpy as np
+
+from .._methods.ends import PERIODIC
+from .._methods.registry import CUBIC_METHODS, Method, get_method
+from .._utils.columns import normalize_axis
+from .._utils.dtypes import (
+    as_dtype,
+    check_real,
+    constant,
+    data_dtypes,
+    result_type,
+    value_as_dtype,
+)
+from .._utils.eager_cache import check_once, memoized
+from .._utils.validate import (
+    check_ends_match_eagerly,
+    check_knots_eagerly,
+    check_period_eagerly,
+    check_values_eagerly,
+    check_within_period_eagerly,
+    is_concrete,
+    knot_eps,
+)
+from .options import parse_bc_type
+
+
+class ArgumentNames(NamedTuple):
+    """What the caller calls the arguments, for error messages."""
+
+    knots: tuple = ("xp",)  # per axis
+    queries: tuple = ("x",)  # per axis
+    values: str = "fp"
+    slopes: str = "fx"  # 1-D given slopes (scipy's `CubicHermiteSpline` calls them `dydx`)
+
+    def derivative(self, mask: int) -> str:
+        """The given derivative along the axes in ``mask`` (bit a: axis a): ``"fxy"``."""
+        if len(self.knots) == 1:
+            return self.slopes
+        return "f" + "".join(q for a, q in enumerate(self.queries) if mask >> a & 1)
+
+
+class FitSpec(NamedTuple):
+    """Static description of a fit: part of the jit cache key."""
+
+    method: str
+    bc_kinds: tuple  # per axis, the kinds of its two ends (PERIODIC on a periodic axis)
+    axis: int  # fp's first grid axis
+    column_shape: tuple  # fp's shape without the grid axes
+    # Per axis with a period: whether its knots end with knots[0] + period; None
+    # when the knots or the period are traced and the program decides (`_pieces.periodic`).
+    closes_period: tuple
+    knot_eps: float  # the knots' precision, for the closing tolerances
+    given: tuple = ()  # masks of the given derivatives, in `FitArgs.given`'s order
+
+    @property
+    def periodic(self) -> tuple:
+        """Per axis: queries wrap (a ``period`` was given, or ``bc_type="periodic"``)."""
+        return tuple(kinds[0] == PERIODIC for kinds in self.bc_kinds)
+
+
+class FitArgs(NamedTuple):
+    """The fit's array arguments, already in the data's dtypes."""
+
+    knots: tuple  # per axis
+    fp: Any
+    bc_values: tuple  # cubic2's two end values, one per column (broadcast); 0 on grids
+    periods: tuple  # per axis, a scalar or None
+    given: tuple = ()  # user-given derivatives, fp's shape
+    tension: Any = None  # cardinal's `c`; None for every other method
+
+
+class FitPlan(NamedTuple):
+    """What `prepare_fit` decides from the options and the arrays' types and shapes."""
+
+    spec: FitSpec  # closes_period: None per axis, decided per call from the data
+    real: Any  # dtype of knots and periods
+    value: Any  # dtype of values and given derivatives
+    bc_values: tuple
+    takes_tension: bool
+
+
+def prepare_fit(knots: tuple, fp, method, bc_type, periods: tuple, axis=0, c=None,
+                given: Optional[dict] = None, names: ArgumentNames = ArgumentNames()):  # fmt: skip
+    """Validate and convert; return ``(FitSpec, FitArgs)``.  Raises ValueError/TypeError.
+
+    ``given`` maps axis masks to user-given derivatives (None: not given).
+    """
+    given = {mask: v for mask, v in sorted((given or {}).items()) if v is not None}
+    arrays = (tuple(knots), fp, tuple(periods), tuple(given.values()))
+    internal = (tuple(given), c is None, names)
+    plan = memoized(_plan_fit, arrays, (method, bc_type, axis), internal)
+    args = FitArgs(
+        tuple(as_dtype(xp, plan.real) for xp in knots),
+        as_dtype(fp, plan.value),
+        plan.bc_values,
+        tuple(None if p is None else as_dtype(p, plan.real) for p in periods),
+        tuple(as_dtype(v, plan.value) for v in given.values()),
+        tension(c, plan.real) if plan.takes_tension else None,
+    )
+    closes = _check_data_eagerly(args, plan.spec, names)
+    return plan.spec._replace(closes_period=closes), args
+
+
+def _plan_fit(knots, fp, periods, given, method, bc_type, axis, masks, no_tension, names):
+    d = len(knots)
+    rule = get_method(method)
+    given_names = tuple(names.derivative(mask) for mask in masks)
+    c = None if no_tension else 0.0  # stands for the tension: only "given or not" is static
+    check_method_options(method, rule, bc_type, c, given_names, len(masks) == 2**d - 1)
+    if jnp.ndim(fp) < d:
+        raise ValueError(
+            f"`{names.values}` must have at least one dimension; got a scalar." if d == 1 else
+            f"`{names.values}` must have at least {d} dimensions, one per axis of the grid; "
+            f"got shape {jnp.shape(fp)}."
+        )  # fmt: skip
+    axis = normalize_axis(axis, jnp.ndim(fp) - d + 1, names.values)
+    for a, (xp, name, period) in enumerate(zip(knots, names.knots, periods)):
+        along = f"`axis`={axis}" if d == 1 else f"axis {a}"
+        check_axis(xp, name, fp, axis + a, period, along, names.values)
+    for value, name in zip(given, given_names):
+        check_given_shape(value, name, fp, names.values)
+    shape = jnp.shape(fp)
+    column_shape = shape[:axis] + shape[axis + d :]
+    real, value = data_dtypes(*knots, fp, *given)
+    kinds, values = _end_conditions(bc_type, periods)
+    bc_values = tuple(_bc_value(v, column_shape, value) for v in values)
+    eps = max(knot_eps(result_type(xp), real) for xp in knots)
+    spec = FitSpec(method, kinds, axis, column_shape, (None,) * d, eps, masks)
+    return FitPlan(spec, real, value, bc_values, rule.takes_tension)
+
+
+def _end_conditions(bc_type, periods: tuple) -> tuple:
+    """End kinds per axis — periodic on axes with a period, ``bc_type``'s on the others —
+    and ``bc_type``'s two values.
+
+    On a grid the values must be zero: the mixed derivatives would need the
+    boundary values' derivatives along the other axes.
+    """
+    free = [p is None for p in periods]
+    if len(periods) == 1:
+        ends = parse_bc_type(bc_type, periodic=not free[0])
+        return (ends.kinds,), ends.values
+    if bc_type is not None and not any(free) and bc_type != PERIODIC:
+        raise ValueError(
+            f"`bc_type`={bc_type!r} has no effect: every axis has a `period`. Leave it out."
+        )
+    ends = parse_bc_type(bc_type, periodic=False)
+    if not all(is_concrete(v) and np.all(np.asarray(v) == 0) for v in ends.values):
+        raise ValueError(
+            f"`bc_type`={bc_type!r}: on a grid, end conditions take zero values only "
+            "('natural', 'clamped', 'not-a-knot', 'periodic' or (order, 0)), since the mixed "
+            "derivatives would need the values' derivatives along the other axes."
+        )
+    return tuple(ends.kinds if f else (PERIODIC, PERIODIC) for f in free), ends.values
+
+
+def check_axis(xp, name: str, fp, axis: int, period, along: str, values: str) -> None:
+    """One axis of the data: 1-D real knots ``name``, one value per knot along ``axis``
+    of ``fp`` (called ``values``), enough knots, and a real scalar ``period`` (or None)."""
+    if jnp.ndim(xp) != 1:
+        raise ValueError(f"`{name}` must be one-dimensional; got shape {jnp.shape(xp)}.")
+    check_real(xp, name)
+    n = jnp.shape(xp)[0]
+    if jnp.shape(fp)[axis] != n:
+        raise ValueError(
+            f"`{values}` must have len({name}) = {n} entries along {along}; got "
+            f"`{values}.shape`={jnp.shape(fp)}."
+        )
+    fewest = 1 if period is not None else 2  # a period closes a single knot
+    if n < fewest:
+        raise ValueError(f"`{name}` needs at least {fewest} knot{'s' * (fewest > 1)}; got {n}.")
+    if period is not None:
+        check_real(period, "period")
+        if jnp.ndim(period) != 0:
+            raise ValueError(f"`period` must be a scalar; got shape {jnp.shape(period)}.")
+
+
+def check_given_shape(derivative, name: str, fp, values: str) -> None:
+    """User-given derivatives at the knots have the values' shape."""
+    if derivative is not None and jnp.shape(derivative) != jnp.shape(fp):
+        raise ValueError(
+            f"`{name}` (derivatives at the knots) must have `{values}`'s shape {jnp.shape(fp)}; "
+            f"got {jnp.shape(derivative)}."
+        )
+
+
+def check_method_options(method: str, rule: Method, bc_type, c, given=(), all_given=False):
+    """Options that the method does not take are errors, not silently ignored.
+
+    ``given``: the names of the user-given derivatives; ``all_given``: they
+    leave nothing for the method's slope rule to compute.
+    """
+    listed = ", ".join(f"`{name}`" for name in given)
+    if bc_type is not None and (not rule.takes_bc_type or all_given):
+        why = f"the slopes are given ({listed})" if all_given else (
+            "its slopes come from neighbouring values" if rule.slopes else "it has no slopes")
+        raise ValueError(
+            f"`bc_type`={bc_type!r} has no effect on method {method!r}: {why}. Leave it "
+            "out (use `period` for periodic data)."
+        )  # fmt: skip
+    if c is not None and not rule.takes_tension:
+        raise ValueError(f"`c` (tension) applies to method 'cardinal' only; got {method!r}.")
+    if c is not None and all_given:
+        raise ValueError(f"`c` (tension) has no effect when the slopes are given ({listed}).")
+    if given and method not in CUBIC_METHODS:
+        raise ValueError(
+            f"`{given[0]}` (slopes) needs a cubic method, one of {CUBIC_METHODS}; "
+            f"got {method!r}."
+        )
+
+
+def tension(c, real):
+    """Cardinal's tension as a real scalar (0 when not given); concrete: in [0, 1]."""
+    c = 0.0 if c is None else c
+    check_real(c, "c")
+    if jnp.ndim(c) != 0:
+        raise ValueError(f"`c` (tension) must be a scalar; got shape {jnp.shape(c)}.")
+    if is_concrete(c) and not 0 <= float(c) <= 1:
+        raise ValueError(f"`c` (tension) must be in [0, 1]; got {c!r}.")
+    return as_dtype(c, real)
+
+
+def _bc_value(value, column_shape: tuple, dtype):
+    if type(value) is float and math.isfinite(value):  # scipy's defaults: no array checks
+        return constant(value, dtype)
+    value = value_as_dtype(value, dtype, "bc_type")
+    if is_concrete(value) and not np.isfinite(np.asarray(value)).all():
+        raise ValueError(f"boundary values in `bc_type` must be finite; got {value}.")
+    if not _broadcasts_to(jnp.shape(value), column_shape):
+        raise ValueError(
+            f"boundary value of shape {jnp.shape(value)} in `bc_type` does not "
+            f"broadcast to one value per column, shape {column_shape}."
+        )
+    return value
+
+
+def _broadcasts_to(shape: tuple, target: tuple) -> bool:
+    try:
+        return np.broadcast_shapes(shape, target) == target
+    except ValueError:
+        return False
+
+
+def _check_data_eagerly(args: FitArgs, spec: FitSpec, names: ArgumentNames) -> tuple:
+    """Raise on bad concrete data (in numpy); say per axis whether the knots close its period."""
+    for xp, name in zip(args.knots, names.knots):
+        if is_concrete(xp):
+            check_once(check_knots_eagerly, xp, name)
+    given_names = tuple(names.derivative(mask) for mask in spec.given)
+    arrays = ((names.values, args.fp),) + tuple(zip(given_names, args.given))
+    for name, values in arrays:
+        if is_concrete(values):
+            check_once(check_values_eagerly, values, name)
+    d, closes = len(args.knots), []
+    for a, (xp, period, kinds) in enumerate(zip(args.knots, args.periods, spec.bc_kinds)):
+        closes.append(None)
+        if period is not None:
+            if is_concrete(period):
+                check_period_eagerly(np.asarray(period), f" along axis {a}" if d > 1 else "")
+            if xp.shape[0] == 1:
+                closes[-1] = False  # one knot cannot close a positive period
+            elif is_concrete(xp, period):
+                closes[-1] = check_within_period_eagerly(
+                    np.asarray(xp), np.asarray(period), spec.knot_eps, names.knots[a]
+                )
+        if kinds[0] == PERIODIC and (period is None or closes[-1]):
+            what = "periodic data" + (f" along axis {a} (`{names.knots[a]}`)" if d > 1 else "")
+            for name, values in arrays:
+                if is_concrete(values):
+                    check_ends_match_eagerly(np.asarray(values), spec.axis + a, name, what,
+                                             spec.knot_eps)  # fmt: skip
+    return tuple(closes)

@@ -1,0 +1,128 @@
+"""scipy's conventions for regular grids (`interpn`, `RegularGridInterpolator`), in ours.
+
+- methods: scipy's names map to ours; ``"cubic"`` is scipy's meaning (the
+  not-a-knot spline, our ``"cubic2"``), not our C¹ ``"cubic"``;
+- ``bounds_error``/``fill_value`` become an ``extrap`` option, and a concrete
+  point outside raises as scipy does;
+- descending concrete points are reversed, with the values along their axis;
+- ``xi`` of shape ``(..., d)``, or a tuple of d arrays, or (scipy's reading
+  of a flat array) ``(m · d,)`` for m points.
+"""
+
+import jax.numpy as jnp
+import numpy as np
+
+from .._methods.registry import METHODS
+from .._utils.dtypes import check_real, dtype_kind, lists_to_arrays, query_dtype
+from .._utils.validate import is_concrete
+
+_SCIPY_METHODS = {"slinear": "linear", "cubic": "cubic2", "cubic_legacy": "cubic2"}
+_NOT_OURS = {
+    "pchip": "scipy's applies the 1-D PCHIP along each axis in turn at the point; the "
+             "tensor-product 'monotonic' (interpax's) differs from it in the mixed slopes",
+    "quintic": "there is no quintic spline here",
+    "quintic_legacy": "there is no quintic spline here",
+}  # fmt: skip
+
+
+def grid_method(method) -> str:
+    """Our name for a method of `interpn`/`RegularGridInterpolator` (scipy's or ours)."""
+    if isinstance(method, str) and method in _NOT_OURS:
+        raise ValueError(
+            f"`method`={method!r} is not available: {_NOT_OURS[method]}. Use one of "
+            f"{sorted(set(_SCIPY_METHODS) | set(METHODS))}."
+        )
+    if isinstance(method, str) and method in _SCIPY_METHODS:
+        return _SCIPY_METHODS[method]
+    if not isinstance(method, str) or method not in METHODS:
+        raise ValueError(
+            f"`method`={method!r} is not one of {sorted(set(_SCIPY_METHODS) | set(METHODS))}."
+        )
+    return method
+
+
+def scipy_fill(bounds_error, fill_value):
+    """The ``extrap`` option of scipy's ``bounds_error`` and ``fill_value``.
+
+    Points outside raise eagerly when ``bounds_error`` (`check_bounds`); traced,
+    they get NaN.  ``fill_value=None`` extends the end pieces.
+    """
+    if not isinstance(bounds_error, (bool, np.bool_)):
+        raise TypeError(f"`bounds_error` must be a bool; got {bounds_error!r}.")
+    if fill_value is not None and not (np.ndim(fill_value) == 0
+                                       and dtype_kind(fill_value) in "biufc"):  # fmt: skip
+        raise ValueError(f"`fill_value` must be None or a number; got {fill_value!r}.")
+    if bounds_error:
+        return False
+    if fill_value is None:
+        return True
+    return float(fill_value) if dtype_kind(fill_value) == "b" else fill_value
+
+
+def check_fill_kind(fill_value, values) -> None:
+    """A complex ``fill_value`` needs complex ``values``, as in scipy."""
+    if fill_value is not None and dtype_kind(fill_value) == "c" and dtype_kind(values) != "c":
+        raise TypeError(f"`fill_value`={fill_value!r} is complex but `values` are real.")
+
+
+def points_and_values(points, values):
+    """The grid as arrays, each axis ascending (concrete descending axes reversed)."""
+    if not isinstance(points, (tuple, list)):
+        raise TypeError(
+            f"`points` must be a tuple of 1-D arrays, one per axis; got {type(points).__name__}."
+        )
+    points = list(lists_to_arrays(*points))
+    (values,) = lists_to_arrays(values)
+    for axis, p in enumerate(points):
+        if jnp.ndim(p) == 1 and jnp.shape(p)[0] > 1 and is_concrete(p) and jnp.ndim(values) > axis:
+            line = np.asarray(p)
+            if line[0] > line[-1]:
+                points[axis] = p[::-1]
+                values = jnp.flip(values, axis) if isinstance(values, jnp.ndarray) else (
+                    np.flip(values, axis))  # fmt: skip
+    return tuple(points), values
+
+
+def query_points(xi, d: int, real):
+    """``xi`` as one array ``(..., d)`` of the queries' dtype."""
+    if isinstance(xi, tuple) and len(xi) == 1:
+        xi = xi[0]
+    if isinstance(xi, tuple):
+        if len(xi) != d:
+            raise ValueError(f"`xi` must hold {d} coordinate arrays, one per axis; got {len(xi)}.")
+        parts = lists_to_arrays(*xi)
+        for a, part in enumerate(parts):
+            check_real(part, f"xi[{a}]")
+        shape = np.broadcast_shapes(*(jnp.shape(p) for p in parts))
+        xnp = np if all(isinstance(p, (np.ndarray, np.generic)) for p in parts) else jnp
+        xi = xnp.stack([xnp.broadcast_to(p, shape) for p in parts], axis=-1)
+    (xi,) = lists_to_arrays(xi)
+    check_real(xi, "xi")
+    if jnp.ndim(xi) == 0:
+        raise ValueError(f"`xi` must have a last axis of length {d}; got a scalar.")
+    if jnp.ndim(xi) == 1:
+        xi = xi.reshape(-1, d) if jnp.shape(xi)[0] % d == 0 else xi
+    if jnp.shape(xi)[-1] != d:
+        raise ValueError(
+            f"The requested sample points `xi` have dimension {jnp.shape(xi)[-1]}, but the grid "
+            f"has dimension {d}."
+        )
+    dtype = query_dtype(xi, real)
+    return xi.astype(dtype) if isinstance(xi, np.ndarray) else jnp.asarray(xi, dtype)
+
+
+def check_bounds(xi, knots, periodic) -> None:
+    """scipy's ``bounds_error``: a concrete point outside an axis without a period raises.
+
+    NaN points are not outside: they give NaN.
+    """
+    if not is_concrete(xi, *knots):
+        return
+    xi = np.asarray(xi)
+    for axis, (xp, wraps) in enumerate(zip(knots, periodic)):
+        if wraps:
+            continue
+        lo, hi = np.asarray(xp)[[0, -1]]
+        x = xi[..., axis]
+        if np.any((x < lo) | (x > hi)):
+            raise ValueError(f"One of the requested xi is out of bounds in dimension {axis}.")

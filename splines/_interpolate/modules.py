@@ -125,15 +125,17 @@ class TensorSpline(eqx.Module):
         real = self.breaks[0].dtype
         queries = tuple(prepare_queries(q, real, n)
                         for q, n in zip(lists_to_arrays(*queries), self.names.queries))  # fmt: skip
-        return jit_evaluate(queries, self.breaks, self.nodes, self.fill, self.spec(derivative),
-                         self.end)  # fmt: skip
+        spec = grid_eval_spec(self, derivative)
+        return jit_evaluate(queries, self.breaks, self.nodes, self.fill, spec, self.end)
 
-    def spec(self, derivative) -> EvalSpec:
-        """The evaluation's static half for ``derivative`` (orders per axis)."""
-        return EvalSpec(
-            *orders_per_axis(derivative, len(self.breaks)), self.extend, self.periodic,
-            get_method(self.method).right_closed, 0, self.column_shape, self.method,
-        )  # fmt: skip
+
+def grid_eval_spec(spline: TensorSpline, derivative) -> EvalSpec:
+    """The evaluation's static half for ``derivative`` (orders per axis).  A function, not
+    a method: equinox builds a bound-method module on every method access (~30 µs)."""
+    return EvalSpec(
+        *orders_per_axis(derivative, len(spline.breaks)), spline.extend, spline.periodic,
+        get_method(spline.method).right_closed, 0, spline.column_shape, spline.method,
+    )  # fmt: skip
 
 
 class Interpolator2D(eqx.Module):
@@ -219,7 +221,8 @@ class RegularGridInterpolator(eqx.Module):
     Fitted once (the cubic methods solve here, not per call); a call takes
     points ``xi`` of shape ``(..., d)`` and, as scipy's, derivative orders
     ``nu`` per axis.  A ``method`` at call time other than the fitted one
-    refits from ``grid`` and ``values`` (scipy's attributes, kept for it).
+    refits from ``grid`` and ``values`` (scipy's attributes, kept for it),
+    without ``bc_type`` and ``c``, which scipy's methods do not take.
     A pytree: jit, vmap and grad go through it.
     """
 
@@ -254,20 +257,32 @@ class RegularGridInterpolator(eqx.Module):
         periods = per_axis(period, len(points), "period")
         self.periods = tuple(None if p is None else jnp.asarray(p, real) for p in periods)
         self.method, self.bounds_error = method, bool(bounds_error)
-        self.fill_value = fill_value
+        self.fill_value = _static_fill(fill_value)
 
     def __call__(self, xi: Any, method: Optional[str] = None, *, nu: Any = None):
         """The interpolant (or its derivatives of orders ``nu`` per axis) at ``xi``."""
         spline = self.spline
-        if method is not None and method != self.method:
+        if method is not None and grid_method(method) != spline.method:  # (not an alias)
             extrap = scipy_fill(self.bounds_error, self.fill_value)
             spline = TensorSpline(self.grid, self.values, grid_method(method), None, extrap,
                                   self.periods, None, {}, spline.names)  # fmt: skip
         xi = query_points(xi, len(self.grid), spline.breaks[0].dtype)
         if self.bounds_error:
             check_bounds(xi, self.grid, spline.periodic)
-        spec = spline.spec(0 if nu is None else nu)
+        spec = grid_eval_spec(spline, 0 if nu is None else nu)
         return _evaluate_points(xi, spline.breaks, spline.nodes, spline.fill, spec, spline.end)
+
+
+_NAN = float("nan")  # one object: static fields compare by identity first, and NaN != NaN
+
+
+def _static_fill(fill_value):
+    """``fill_value`` as a static field: None or a Python number, NaN always one object
+    (two interpolators with NaN fills then have the same tree structure: no recompile)."""
+    if fill_value is None:
+        return None
+    value = complex(fill_value) if np.iscomplexobj(fill_value) else float(fill_value)
+    return _NAN if value != value else value
 
 
 @partial(jax.jit, static_argnums=4)

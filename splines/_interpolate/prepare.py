@@ -95,28 +95,40 @@ class FitPlan(NamedTuple):
     value: Any  # dtype of values and given derivatives
     bc_values: tuple
     takes_tension: bool
+    given_names: tuple  # what the caller calls the given derivatives
+    has_period: bool  # some axis has a `period` or closes at its last knot
 
 
 def prepare_fit(knots: tuple, fp, method, bc_type, periods: tuple, axis=0, c=None,
                 given: Optional[dict] = None, names: ArgumentNames = ArgumentNames()):  # fmt: skip
     """Validate and convert; return ``(FitSpec, FitArgs)``.  Raises ValueError/TypeError.
 
-    ``given`` maps axis masks to user-given derivatives (None: not given).
+    ``given`` maps axis masks to user-given derivatives (None: not given).  An
+    eager call's cost, so written for few Python operations.
     """
-    given = {mask: v for mask, v in sorted((given or {}).items()) if v is not None}
-    arrays = (tuple(knots), fp, tuple(periods), tuple(given.values()))
-    internal = (tuple(given), c is None, names)
-    plan = memoized(_plan_fit, arrays, (method, bc_type, axis), internal)
+    masks, derivatives = _present(given)
+    arrays = (knots, fp, periods, derivatives)
+    plan = memoized(_plan_fit, arrays, (method, bc_type, axis), (masks, c is None, names))
+    real, value = plan.real, plan.value
     args = FitArgs(
-        tuple(as_dtype(xp, plan.real) for xp in knots),
-        as_dtype(fp, plan.value),
+        tuple([as_dtype(xp, real) for xp in knots]),
+        as_dtype(fp, value),
         plan.bc_values,
-        tuple(None if p is None else as_dtype(p, plan.real) for p in periods),
-        tuple(as_dtype(v, plan.value) for v in given.values()),
-        tension(c, plan.real) if plan.takes_tension else None,
+        tuple([None if p is None else as_dtype(p, real) for p in periods]),
+        tuple([as_dtype(v, value) for v in derivatives]),
+        tension(c, real) if plan.takes_tension else None,
     )
-    closes = _check_data_eagerly(args, plan.spec, names)
-    return plan.spec._replace(closes_period=closes), args
+    closes = _check_data_eagerly(args, plan, names)
+    return (plan.spec if closes is None else plan.spec._replace(closes_period=closes)), args
+
+
+def _present(given) -> tuple:
+    """The masks and arrays of the given derivatives, by mask."""
+    present = [(m, v) for m, v in given.items() if v is not None] if given else None
+    if not present:
+        return (), ()
+    present.sort(key=lambda item: item[0])
+    return tuple([m for m, _ in present]), tuple([v for _, v in present])
 
 
 def _plan_fit(knots, fp, periods, given, method, bc_type, axis, masks, no_tension, names):
@@ -144,7 +156,8 @@ def _plan_fit(knots, fp, periods, given, method, bc_type, axis, masks, no_tensio
     bc_values = tuple(_bc_value(v, column_shape, value) for v in values)
     eps = max(knot_eps(result_type(xp), real) for xp in knots)
     spec = FitSpec(method, kinds, axis, column_shape, (None,) * d, eps, masks)
-    return FitPlan(spec, real, value, bc_values, rule.takes_tension)
+    has_period = any(k[0] == PERIODIC for k in kinds)
+    return FitPlan(spec, real, value, bc_values, rule.takes_tension, given_names, has_period)
 
 
 def _end_conditions(bc_type, periods: tuple) -> tuple:
@@ -259,17 +272,19 @@ def _broadcasts_to(shape: tuple, target: tuple) -> bool:
         return False
 
 
-def _check_data_eagerly(args: FitArgs, spec: FitSpec, names: ArgumentNames) -> tuple:
-    """Raise on bad concrete data (in numpy); say per axis whether the knots close its period."""
+def _check_data_eagerly(args: FitArgs, plan: FitPlan, names: ArgumentNames) -> Optional[tuple]:
+    """Raise on bad concrete data (in numpy); say per axis whether the knots close its
+    period (None: no axis has a period to decide)."""
     for xp, name in zip(args.knots, names.knots):
         if is_concrete(xp):
             check_once(check_knots_eagerly, xp, name)
-    given_names = tuple(names.derivative(mask) for mask in spec.given)
-    arrays = ((names.values, args.fp),) + tuple(zip(given_names, args.given))
+    arrays = ((names.values, args.fp), *zip(plan.given_names, args.given))
     for name, values in arrays:
         if is_concrete(values):
             check_once(check_values_eagerly, values, name)
-    d, closes = len(args.knots), []
+    if not plan.has_period:
+        return None
+    spec, d, closes = plan.spec, len(args.knots), []
     for a, (xp, period, kinds) in enumerate(zip(args.knots, args.periods, spec.bc_kinds)):
         closes.append(None)
         if period is not None:

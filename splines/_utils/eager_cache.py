@@ -58,8 +58,8 @@ def array_key(value):
     Python scalars are keyed by their type alone (their value is data); a tuple
     (one array per axis) by its entries.
     """
-    if isinstance(value, tuple):
-        keys = tuple(map(array_key, value))
+    if type(value) is tuple:
+        keys = tuple([array_key(v) for v in value])
         return _UNKEYABLE if _UNKEYABLE in keys else keys
     if value is None or isinstance(value, (bool, int, float, complex)):
         return type(value)

@@ -4,6 +4,11 @@ import numpy as np
 import scipy.interpolate as si
 
 
+# The local cubic methods (slopes from neighbouring values, no solve): `reference_slopes`
+# gives each one's.
+LOCAL_METHODS = ("cubic", "catmull-rom", "cardinal", "monotonic", "monotonic-0", "akima", "makima")
+
+
 def method_options(method):
     return {"c": 0.3} if method == "cardinal" else {}
 

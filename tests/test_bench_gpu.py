@@ -22,6 +22,6 @@ def test_gpu_benchmark_smoke_mode_runs_on_cpu(tmp_path):
     assert all(any(c.startswith(prefix) for c in cases) for prefix in CASES), cases
     splines_rows = [r for r in record["rows"] if r["name"].startswith(("splines", "registered"))]
     assert all(r["timing"]["median"] > 0 for r in splines_rows)  # none of ours failed
-    assert record["accuracy"] <= 2e-6  # f32 against scipy (DESIGN.md §6)
+    assert record["accuracy"] <= 2e-6  # f32 against scipy (docs/architecture.md §4)
     assert record["copy_GB_per_s"] > 0
     assert (tmp_path / result.name.replace(".json", ".md")).read_text().startswith("device: cpu")

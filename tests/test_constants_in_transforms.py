@@ -1,4 +1,4 @@
-"""numpy knots and values closed over inside JAX transformations (issue 5, spec 4).
+"""numpy knots and values closed over inside JAX transformations.
 
 Knots and values given as numpy arrays are constants: concrete even while the
 query is traced.  The library must run its eager checks on them with numpy

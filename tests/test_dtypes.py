@@ -5,7 +5,8 @@ default float); the output is that promoted with the queries' dtype (JAX's
 rules: integer queries never widen it).  Every combination of queries, knots
 and values (Python scalars, ints, f32, f64, complex values) must follow that
 rule and give the numbers of the float64 computation, to the precision of the
-lowest float involved.
+lowest float involved.  Half precision (bfloat16, float16) computes in float32;
+complex fill values fill complex data.
 """
 
 import jax.numpy as jnp
@@ -23,7 +24,7 @@ DTYPES = [np.int32, np.int64, np.float32, np.float64]
 
 
 def _tolerance(dtype) -> float:
-    """2e-6 of the scale for a float32 computation (DESIGN.md §6), else 1e-12."""
+    """2e-6 of the scale for a float32 computation, else 1e-12."""
     return 2e-6 if np.dtype(dtype) in (np.float32, np.complex64) else 1e-12
 
 
@@ -86,3 +87,27 @@ def test_bools_are_the_numbers_zero_and_one_everywhere():
                                                    "linear"), 0.5)  # fmt: skip
     np.testing.assert_array_equal(splines.CubicSpline(xp, fp)(x), splines.CubicSpline(xp, fp)(x * 1.0))
     assert splines.interp2d(True, False, xp, xp, np.outer(fp, fp), "linear") == fp[1] * fp[0]
+
+
+@pytest.mark.parametrize("dtype", [jnp.bfloat16, jnp.float16])
+def test_half_precision_inputs_compute_in_float32(dtype):
+    """bfloat16 and float16 inputs compute in float32 (docs/architecture.md §4): values of
+    3e4 do not overflow float16 inside the fit, and bfloat16 counts as a real number."""
+    xp = jnp.linspace(0, 1, 5, dtype=dtype)
+    fp = jnp.array([3e4, -3e4, 3e4, -3e4, 3e4], dtype)
+    out = splines.interp1d(jnp.asarray(0.5, dtype), xp, fp)
+    assert out.dtype == jnp.float32
+    np.testing.assert_allclose(float(out), float(fp[2]), rtol=1e-6)  # x = 0.5 is a knot
+    assert splines.Interpolator1D(xp, fp)(jnp.asarray([0.25], dtype)).dtype == jnp.float32
+
+
+def test_complex_fill_values_with_complex_data():
+    """A complex fill (or pair) fills complex data; with real data it raises naming `extrap`."""
+    xp = np.linspace(0, 1, 5)
+    fp = xp**2 * (1 + 1j)
+    assert complex(splines.interp1d(np.array([5.0]), xp, fp, extrap=1j)[0]) == 1j
+    below, above = splines.interp1d(np.array([-1.0, 5.0]), xp, fp, extrap=(1j, 2))
+    assert (complex(below), complex(above)) == (1j, 2)
+    with pytest.raises(TypeError, match="`extrap`"):
+        splines.interp1d(np.array([5.0]), xp, xp**2, extrap=1j)
+

@@ -14,9 +14,15 @@ sizes are small, each resampling is compiled once, and the cases of a table
 are compiled together in one program whose results the tests read case by
 case.  Shift lists start with 0, so one shifted call also gives the unshifted
 values (scipy's reference).
+
+Large shifts are reduced exactly (only s mod N matters, for shifts up to 1e15 and
+2^52 + 1 samples), and in float32 the accuracy does not depend on the shift.
+Concrete bad lengths, shapes and spacings raise naming the argument; a bad traced
+spacing makes its own slice NaN.
 """
 
 import functools
+import math
 
 import jax
 import jax.numpy as jnp
@@ -132,7 +138,7 @@ F32_LENGTHS = ((6, 10), (7, 4), (6, 4), (7, 11), (8, 8))
 @pytest.mark.parametrize("real", [True, False], ids=["real", "complex"])
 @pytest.mark.parametrize("n_in, n_out", F32_LENGTHS, ids=str)
 def test_f32_matches_scipy_and_is_exact_without_shift(n_in, n_out, real):
-    # scipy in f64 on the f32-rounded input (DESIGN.md §6).
+    # scipy in f64 on the f32-rounded input.
     f, polys, out = resampled_1d(real, np.float32, F32_LENGTHS, shifts=False)[n_in, n_out]
     assert out.dtype == f.dtype == (np.float32 if real else np.complex64)
     wide = f.astype(np.float64 if real else np.complex128)
@@ -356,6 +362,57 @@ def test_large_prime_length():
     np.testing.assert_allclose(out, np.sin(2 * np.pi * x), atol=1e-12)
 
 
+# --------------------------------------------------------------------------- large shifts
+
+
+def _shifted_reference(f, t):
+    """``p(j + t)``, j = 0 … N−1, in f64: the trigonometric interpolant of
+    ``f`` (Nyquist term split for even N) with its phase turns reduced exactly."""
+    n = f.size
+    c = np.fft.fft(f.astype(np.float64)) / n
+    k = np.fft.fftfreq(n, 1.0 / n).astype(np.int64)
+    t_int = math.floor(t)
+    frac = t - t_int  # exact: |t| < 2^24
+    j = np.arange(n)
+    turns = np.mod(np.outer(j + t_int, k), n) + np.outer(np.ones(n), k) * frac
+    out = np.exp(2j * np.pi * turns / n) @ c
+    if n % 2 == 0:  # the Nyquist pair: c_{N/2} cos(π (j + t)) instead of one term
+        nyq = c[n // 2]
+        cosine = np.cos(np.pi * (j + frac)) * (-1.0) ** t_int
+        out += nyq * (cosine - np.exp(2j * np.pi * turns[:, n // 2] / n))
+    return out.real
+
+
+@pytest.mark.parametrize("shift", [0.3, 255.3], ids=["small", "half the period"])
+def test_fft_f32_shift_accuracy_does_not_depend_on_the_shift(shift):
+    """float32, N = 512: a shift of 255.3 samples is as accurate as one of 0.3 (2.5e-7
+    × max|f|).  The phase ``(2π/N) · (k · t)`` takes t as integer and fraction,
+    k·t_int mod N exactly, then k·t_frac: formed whole in f32, k·t reaches N²/4 and
+    loses its low bits, an error growing like N·|t|·ε (2e-5 × max|f| here)."""
+    f = np.random.default_rng(2).normal(size=512).astype(np.float32)
+    t = np.float32(shift)
+    out = np.asarray(fft_interp1d(f, 512, sx=t), np.float64)[:, 0]
+    expected = _shifted_reference(f, float(t))
+    error = np.max(np.abs(out - expected)) / np.max(np.abs(f))
+    assert error < 2e-6, f"shift {shift}: max error {error:.2g} × max|f|"
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_fft_huge_shifts_are_exact(dtype):
+    """Shifts of 1e12–1e15 samples, 2^52 + 1 and 3e7 + 0.25 are reduced
+    exactly (only s mod N matters)."""
+
+    def p(u):
+        return np.sin(2 * np.pi * u / 8) + 0.3 * np.cos(2 * np.pi * 3 * u / 8)
+
+    s = np.array([1e12 + 0.3, -1e12 - 0.7, 2.0**52 + 1, 1e15 + 0.5, 3e7 + 0.25], dtype)
+    out = np.asarray(fft_interp1d(p(np.arange(8.0)).astype(dtype), 8, sx=s), np.float64)
+    reduced = np.array([math.fmod(float(v), 8.0) for v in s])
+    tol = 1e-14 if dtype == np.float64 else 1e-6
+    np.testing.assert_allclose(out, p(np.arange(8)[:, None] + reduced), rtol=0, atol=tol)
+
+
+
 # --------------------------------------------------------------------------- transformations
 # check_grads compiles 13 programs at order 2 in both modes (~0.5 s each here),
 # so that runs once: real data, shifted at the same even length (the Nyquist
@@ -484,3 +541,15 @@ def test_bad_concrete_spacings_raise(spacing):
         fft_interp1d(np.ones(4), 4, sx=0.5, dx=spacing)
     with pytest.raises(ValueError, match=r"`dy` \(the sample spacing\) must be positive"):
         fft_interp2d(np.ones((4, 4)), 4, 4, dy=spacing)
+
+
+def test_fft_traced_spacing_under_vmap():
+    """A bad traced spacing (0, ±inf, negative, NaN) makes only its own slice NaN."""
+    f = np.sin(2 * np.pi * np.arange(8) / 8)
+    spacings = np.array([2.0, 0.5, 0.0, np.inf, -1.0, np.nan])
+    out = np.asarray(jax.jit(jax.vmap(lambda dx: fft_interp1d(f, 8, sx=0.6, dx=dx)))(spacings))
+    bad = np.isnan(out).all(axis=(1, 2))
+    np.testing.assert_array_equal(bad, [False, False, True, True, True, True])
+    np.testing.assert_allclose(out[0, :, 0], np.sin(2 * np.pi * (np.arange(8) + 0.3) / 8),
+                               atol=1e-14)  # fmt: skip
+

@@ -7,6 +7,10 @@ for order 2).  Each differentiated function is wrapped in `jax.jit` as a
 whole: then finite differences and the transformed programs see traced knots
 alike, and each check compiles a handful of programs instead of one per
 operation.
+
+Where finite differences do not apply (queries on knots, flat and straight runs,
+a traced period), the gradients are finite: periodic Akima, whose weights vanish
+there.
 """
 
 import jax
@@ -195,3 +199,22 @@ def test_jitted_grad_of_loss_matches_scipy_finite_differences():
             minus[k][i] -= h
             fd[i] = (_scipy_loss(*plus, target) - _scipy_loss(*minus, target)) / (2 * h)
         np.testing.assert_allclose(g, fd, rtol=1e-7, atol=1e-8)
+
+
+def test_periodic_flat_data_gradients_are_finite():
+    """Finite gradients w.r.t. queries, knots, values and the period, of d/dx (its
+    pieces hold every coefficient), for Akima on periodic data with a flat run and
+    a straight run (zero secants; at knot 2 both weights vanish and the fallback
+    slope is taken), queries on knots, the period traced (both closings in the
+    program)."""
+    xp = np.array([0.0, 0.7, 1.5, 2.4, 3.2, 4.5, 5.0])
+    fp = np.array([0.0, 0.0, 0.0, 0.9, 1.7, 3.0, 0.5])  # secants 0, 0, 1, 1, 1, −5, −0.5
+    x = np.array([0.0, 0.35, 1.5, 2.0, 4.9, 5.8])
+
+    def loss(x, xp, fp, period):
+        return jnp.sum(interp1d(x, xp, fp, "akima", period=period, derivative=1) ** 2)
+
+    grads = jax.jit(jax.grad(loss, argnums=(0, 1, 2, 3)))(x, xp, fp, 6.0)
+    for name, g in zip(("x", "xp", "fp", "period"), grads):
+        assert np.all(np.isfinite(g)), (name, g)
+

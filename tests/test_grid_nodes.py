@@ -20,6 +20,16 @@
    own split, ≤ 36 ulps of the output's maximum were seen).  A last cell one
    ulp wide is cut at its start instead: a duplicate of the start node, the
    right cell keeps the whole polynomial.
+4. The node data against an independent reference: each axis' 1-D slopes
+   (scipy's where scipy has the method, else the method's formula), then the
+   tensor cubic Hermite form (scipy's ``CubicHermiteSpline`` along each axis in
+   turn), for `interp2d` and `interp3d` — every cubic method with stacked
+   derivative orders, cubic2's end conditions (and ``RectBivariateSpline``),
+   "linear"/"nearest" against ``RegularGridInterpolator`` with exact midpoint
+   ties, periods (open or closed knots, concrete or traced), every `extrap`
+   option with NaN and ±inf queries, a last cell one ulp wide and two-knot axes,
+   float32 values of 1e±30, complex columns and mixed dtypes.  float32 values
+   near the top of the range still overflow the cell polynomials: a strict xfail.
 """
 
 import functools
@@ -29,8 +39,21 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from numpy.polynomial import polynomial as poly
+from scipy.interpolate import (
+    Akima1DInterpolator,
+    CubicHermiteSpline,
+    CubicSpline,
+    PchipInterpolator,
+    RectBivariateSpline,
+    RegularGridInterpolator,
+)
 
+import splines
+from _random_grids import F2, F3, K2, K3, Q2, Q3
+from _random_grids import RNG as GRID_RNG
 from splines import Interpolator2D, Interpolator3D, interp2d
+
+F32 = np.float32
 
 RNG = np.random.default_rng(7)
 N = (5, 6, 4)
@@ -170,3 +193,285 @@ def test_traced_periodic_closing_one_ulp_cell_has_finite_gradients():
 
     grads = jax.jit(jax.grad(loss, argnums=(0, 1)))(fp, jnp.asarray(PERIOD))
     assert all(np.all(np.isfinite(g)) for g in grads)
+
+
+# ------------------------------------------ the node data against an independent reference
+
+
+def slopes_1d(method, x, y, bc="not-a-knot", c=0.0):
+    """The 1-D method's knot slopes along axis 0 of y (scipy where scipy has the method)."""
+    if method == "cubic2":
+        return CubicSpline(x, y, bc_type=bc, axis=0)(x, 1)
+    if method == "monotonic":
+        return PchipInterpolator(x, y, axis=0)(x, 1)
+    if method in ("akima", "makima"):
+        return Akima1DInterpolator(x, y, axis=0, method=method)(x, 1)
+    shape = (-1,) + (1,) * (y.ndim - 1)
+    m = np.diff(y, axis=0) / np.diff(x).reshape(shape)
+    if method == "cubic":
+        return np.concatenate([m[:1], (m[:-1] + m[1:]) / 2, m[-1:]])
+    centred = (y[2:] - y[:-2]) / (x[2:] - x[:-2]).reshape(shape)
+    return (1 - c) * np.concatenate([m[:1], centred, m[-1:]])  # cardinal / catmull-rom
+
+
+def node_data(method, knots, f, bc="not-a-knot", c=0.0):
+    """Node data D_S: slopes along the last axis of S of D_{S without it}."""
+    node = {0: f}
+    for mask in range(1, 2 ** len(knots)):
+        a = mask.bit_length() - 1
+        src = np.moveaxis(node[mask ^ (1 << a)], a, 0)
+        node[mask] = np.moveaxis(slopes_1d(method, knots[a], src, bc, c), 0, a)
+    return node
+
+
+def tensor_hermite(knots, node, points, orders):
+    """The tensor cubic Hermite interpolant of node data, point by point (extrapolating)."""
+    out = []
+    for p in zip(*points):
+        cur = dict(node)
+        for a in range(len(knots)):
+            cur = {mask: CubicHermiteSpline(knots[a], cur[mask], cur[mask | 1 << a], axis=0)(
+                p[a], orders[a]) for mask in cur if not mask & (1 << a)}  # fmt: skip
+        out.append(cur[0])
+    return np.array(out)
+
+
+CUBIC = ["cubic2", "cubic", "catmull-rom", "cardinal", "monotonic", "akima", "makima"]
+
+
+ORDERS2 = [(0, 0), (1, 0), (0, 1), (1, 1), (2, 1), (3, 0), (4, 2)]
+
+
+ORDERS3 = [(0, 0, 0), (1, 1, 1), (0, 2, 1), (3, 0, 2)]
+
+
+def _cubic_kw(method):
+    return {"c": 0.3} if method == "cardinal" else {}
+
+
+def test_grid_cubic_methods_match_tensor_hermite_reference():
+    """Every cubic method, 2-D (6x5) and 3-D (3x2x4 knots), stacked derivative orders."""
+
+    @jax.jit
+    def run(q2, q3):
+        return ([splines.interp2d(*q2, *K2, F2, m, derivative=ORDERS2, **_cubic_kw(m))
+                 for m in CUBIC],
+                [splines.interp3d(*q3, *K3, F3, m, derivative=ORDERS3, **_cubic_kw(m))
+                 for m in CUBIC])  # fmt: skip
+
+    two, three = run(Q2, Q3)
+    for m, got2, got3 in zip(CUBIC, two, three):
+        c = 0.3 if m == "cardinal" else 0.0
+        node2, node3 = node_data(m, K2, F2, c=c), node_data(m, K3, F3, c=c)
+        for k, order in enumerate(ORDERS2):
+            ref = tensor_hermite(K2, node2, Q2, order)
+            scale = max(1.0, np.abs(ref).max())
+            np.testing.assert_allclose(got2[k], ref, rtol=0, atol=1e-12 * scale,
+                                       err_msg=f"{m} {order}")  # fmt: skip
+        for k, order in enumerate(ORDERS3):
+            ref = tensor_hermite(K3, node3, Q3, order)
+            scale = max(1.0, np.abs(ref).max())  # 3rd derivatives: scipy's rounding x 1/h^3
+            np.testing.assert_allclose(got3[k], ref, rtol=0, atol=1e-11 * scale,
+                                       err_msg=f"{m} {order}")  # fmt: skip
+
+
+def test_grid_cubic2_bcs_rbs_and_linear_nearest_vs_scipy():
+    """cubic2 end conditions, RectBivariateSpline derivatives, RGI linear/nearest with ties."""
+    k = (np.array([0.0, 0.25, 1.0, 1.5]), np.array([0.0, 0.5, 0.75, 2.0, 2.25]))
+    f = GRID_RNG.normal(size=(4, 5))
+    mids = [np.concatenate([a, (a[:-1] + a[1:]) / 2]) for a in k]  # exact midpoint ties
+    grid = [g.ravel() for g in np.meshgrid(*mids, indexing="ij")]
+    bcs = ["not-a-knot", "natural", "clamped"]
+
+    @jax.jit
+    def run(q, grid):
+        cub = [splines.interp2d(*q, *K2, F2, bc_type=bc, derivative=[(0, 0), (1, 2)])
+               for bc in bcs]  # fmt: skip
+        lin = [splines.interp2d(*grid, *k, f, m) for m in ("linear", "nearest")]
+        lin3 = [splines.interp3d(*Q3, *K3, F3, m) for m in ("linear", "nearest")]
+        return cub, lin, lin3
+
+    cub, lin, lin3 = run(Q2, grid)
+    for bc, got in zip(bcs, cub):
+        node = node_data("cubic2", K2, F2, bc=bc)
+        for j, order in enumerate([(0, 0), (1, 2)]):
+            ref = tensor_hermite(K2, node, Q2, order)
+            np.testing.assert_allclose(got[j], ref, rtol=0, atol=1e-12 * np.abs(ref).max())
+    rbs = RectBivariateSpline(*K2, F2)
+    got = jax.jit(lambda q: splines.interp2d(*q, *K2, F2, derivative=[(0, 0), (1, 1), (2, 2)]))(Q2)
+    for j, (dx, dy) in enumerate([(0, 0), (1, 1), (2, 2)]):
+        ref = rbs.ev(*Q2, dx=dx, dy=dy)
+        np.testing.assert_allclose(got[j], ref, rtol=0, atol=1e-11 * np.abs(ref).max())
+    for m, got in zip(("linear", "nearest"), lin):
+        ref = RegularGridInterpolator(k, f, method=m)(np.stack(grid, -1))
+        np.testing.assert_allclose(got, ref, rtol=0, atol=1e-15, err_msg=m)
+    for m, got in zip(("linear", "nearest"), lin3):
+        ref = RegularGridInterpolator(K3, F3, method=m)(np.stack(Q3, -1))
+        np.testing.assert_allclose(got, ref, rtol=0, atol=1e-15, err_msg=m)
+
+
+def test_grid_periodic_concrete_traced_open_closed_vs_scipy():
+    """x periodic (open knots, closed knots; period concrete or traced), y not-a-knot."""
+    xp, yp = K2[0][:4], K2[1][:4]
+    period = xp[-1] - xp[0] + 0.7
+    f = GRID_RNG.normal(size=(4, 4))
+    xc, fc = np.append(xp, xp[0] + period), np.concatenate([f, f[:1]])
+    q = [GRID_RNG.uniform(xp[0] - 3 * period, xp[0] + 3 * period, 30),
+         GRID_RNG.uniform(yp[0], yp[-1], 30)]  # fmt: skip
+    q[0][:3] = [xp[0], xp[0] + period, xp[-1]]
+    orders = [(0, 0), (1, 0), (2, 1)]
+
+    def call(knots, values, p, method="cubic2"):
+        return splines.interp2d(*q, knots, yp, values, method, period=(p, None),
+                                derivative=orders)  # fmt: skip
+
+    results = jax.jit(lambda: [call(xp, f, period), call(xc, fc, period)])()  # concrete
+    traced = jax.jit(lambda p, xp, xc: [call(xp, f, p), call(xc, fc, p)])(period, xp, xc)
+    node = {0: fc, 1: CubicSpline(xc, fc, bc_type="periodic", axis=0)(xc, 1)}
+    node[2], node[3] = (CubicSpline(yp, v, axis=1)(yp, 1) for v in (node[0], node[1]))
+    wrapped = xc[0] + np.mod(q[0] - xc[0], period)
+    for j, order in enumerate(orders):
+        ref = tensor_hermite((xc, yp), node, (wrapped, q[1]), order)
+        for got in results + list(traced):
+            np.testing.assert_allclose(got[j], ref, rtol=0, atol=1e-13 * np.abs(ref).max())
+    # Every method: traced period == concrete period, 3-D, two periodic axes.
+    fz = GRID_RNG.normal(size=(4, 2, 3))
+    fz[-1] = fz[0]
+    px, pz = K3[0][-1] - K3[0][0], 2.5
+    kx = np.array([0.0, 0.3, 1.1, K3[0][-1]])
+    qz = [GRID_RNG.uniform(-5, 5, 20), GRID_RNG.uniform(-1, 1, 20), GRID_RNG.uniform(-5, 5, 20)]
+    methods = ["cubic2", "nearest"]
+
+    def all3(px, pz):
+        return [splines.interp3d(*qz, kx, K3[1], K3[2][:3], fz, m, period=(px, None, pz))
+                for m in methods]  # fmt: skip
+
+    concrete = jax.jit(lambda: all3(px, pz))()  # the periods closed over: concrete
+    for m, a, b in zip(methods, concrete, jax.jit(all3)(px, pz)):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-12 * np.abs(a).max(), err_msg=m)
+
+
+def test_grid_extrap_fills_nan_and_inf_queries():
+    xp, yp = np.array([0.0, 1.0, 2.5, 3.0]), np.array([-1.0, 0.0, 2.0])
+    f = GRID_RNG.normal(size=(4, 3))
+    qx = np.array([-1.0, 0.0, 3.0, 4.0, np.nan, 1.5, -np.inf, 1.0, 1.0])
+    qy = np.array([0.5, -2.0, 3.0, 1.0, 0.5, np.nan, 0.5, -np.inf, 2.0])
+    options = [False, True, 7.0, (1.0, 2.0), (True, 9.0), ((1.0, 2.0), (3.0, 4.0))]
+    got = [np.asarray(g) for g in jax.jit(lambda qx, qy: [
+        splines.interp2d(qx, qy, xp, yp, f, extrap=e) for e in options])(qx, qy)]  # fmt: skip
+    nan = np.nan
+    np.testing.assert_array_equal(np.isnan(got[0]), np.arange(9) < 8)  # (1, 2) is inside
+    v = f[1, 2]  # (1, 2) is a knot pair, inside
+    np.testing.assert_array_equal(got[2][:8], [7, 7, 7, 7, nan, nan, 7, 7])
+    np.testing.assert_array_equal(got[3][:8], [1, 1, 2, 2, nan, nan, 1, 1])
+    np.testing.assert_array_equal(got[5][:8], [1, 3, 4, 2, nan, nan, 1, 3])
+    for k in (0, 1, 2, 3, 5):  # on the last y knot: the data, exactly
+        assert got[k][8] == v
+    node = node_data("cubic2", (xp, yp), f)
+    finite = [0, 1, 2, 3, 8]
+    ref = tensor_hermite((xp, yp), node, (qx[finite], qy[finite]), (0, 0))
+    np.testing.assert_allclose(got[1][finite], ref, rtol=1e-13)
+    assert np.isnan(got[1][[4, 5, 6]]).all()  # an extended cubic has no value at -inf
+    np.testing.assert_allclose(got[4][[0, 3, 8]], ref[[0, 3, 4]], rtol=1e-13)  # x extends
+    np.testing.assert_array_equal(got[4][[1, 2, 7]], 9.0)  # y fills
+
+
+def test_grid_one_ulp_last_cell_and_two_knot_axes():
+    rows = []
+    for dtype in (np.float32, np.float64):
+        xp = np.array([0.0, 1.0, 2.0], dtype)
+        xp = np.append(xp, np.nextafter(xp[-1], dtype(9))).astype(dtype)
+        yp = np.array([0.0, 1.0], dtype)  # two knots along y
+        f = GRID_RNG.normal(size=(4, 2)).astype(dtype)
+        fc = f.copy()
+        fc[-1] = fc[0]
+        qx = np.array([xp[-1], xp[-2], xp[0], xp[1]], dtype)
+        qy = np.array([1.0, 0.0, 0.0, 1.0], dtype)
+        methods = ("cubic2", "linear", "nearest", "monotonic")
+        got = jax.jit(lambda qx, qy: [splines.interp2d(qx, qy, xp, yp, f, m)
+                                      for m in methods])(qx, qy)  # fmt: skip
+        for m, g in zip(methods, got):
+            np.testing.assert_allclose(g, [f[-1, 1], f[-2, 0], f[0, 0], f[1, 1]],
+                                       rtol=32 * np.finfo(dtype).eps, err_msg=m)  # fmt: skip
+        period = xp[-1] - xp[0]
+        g = jax.jit(lambda p: splines.interp2d(qx, qy, xp, yp, fc, period=(p, None)))
+        concrete = jax.jit(lambda: splines.interp2d(qx, qy, xp, yp, fc, period=(period, None)))
+        rows.append((g(period), concrete(), fc, dtype))
+    for traced, concrete, fc, dtype in rows:
+        np.testing.assert_allclose(traced, concrete, rtol=32 * np.finfo(dtype).eps)
+        np.testing.assert_allclose(traced[0], fc[0, 1], rtol=32 * np.finfo(dtype).eps)
+
+
+def test_grid_f32_tiny_and_huge_values():
+    xp = np.array([0.0, 1.0, 2.5, 3.0, 4.2], F32)
+    yp = np.array([-1.0, 0.0, 2.0, 2.5], F32)
+    f0 = np.clip(GRID_RNG.normal(size=(5, 4)), -1.5, 1.5)
+    q = [GRID_RNG.uniform(0, 4.2, 30).astype(F32), GRID_RNG.uniform(-1, 2.5, 30).astype(F32)]
+    k64, q64 = [k.astype(float) for k in (xp, yp)], [v.astype(float) for v in q]
+    methods = ["cubic2", "monotonic", "akima", "catmull-rom"]
+    for scale in (1e30, 1e-30):
+        f = (f0 * scale).astype(F32)
+        got = jax.jit(lambda q, f: [splines.interp2d(*q, xp, yp, f, m, derivative=[(0, 0), (1, 1)])
+                                    for m in methods])(q, f)  # fmt: skip
+        for m, g in zip(methods, got):
+            assert g.dtype == F32
+            node = node_data(m, k64, f.astype(float))
+            for j, order in enumerate([(0, 0), (1, 1)]):
+                ref = tensor_hermite(k64, node, q64, order)
+                np.testing.assert_allclose(g[j], ref, rtol=0, atol=4e-6 * np.abs(ref).max(),
+                                           err_msg=f"{m} {scale}")  # fmt: skip
+
+
+def test_grid_complex_columns_dtype_mixes_and_constants_in_jit():
+    xp, yp = K2
+    f = GRID_RNG.normal(size=(6, 5, 2, 3)) + 1j * GRID_RNG.normal(size=(6, 5, 2, 3))
+    qx, qy = GRID_RNG.uniform(xp[0], xp[-1], (7, 2)), GRID_RNG.uniform(yp[0], yp[-1], (1, 2))
+    orders = [(0, 0), (1, 1)]
+    methods = ["cubic2", "linear", "nearest"]
+
+    @jax.jit
+    def run(qx, qy):
+        return [[splines.interp2d(qx, qy, xp, yp, v, m, derivative=orders)
+                 for v in (f, f.real, f.imag)] for m in methods]  # fmt: skip
+
+    for m, (c, re, im) in zip(methods, run(qx, qy)):
+        assert c.shape == (2, 7, 2, 2, 3) and c.dtype == np.complex128
+        np.testing.assert_allclose(c.real, re, rtol=0, atol=1e-13 * np.abs(re).max(), err_msg=m)
+        np.testing.assert_allclose(c.imag, im, rtol=0, atol=1e-13 * np.abs(im).max(), err_msg=m)
+    fill = splines.interp2d(np.array([-1.0]), np.array([7.0]), xp, yp, f[..., 0, 0],
+                            extrap=1 + 2j)  # fmt: skip
+    np.testing.assert_array_equal(fill, [1 + 2j])
+    # f32 knots, f64 values: f64 result; f32 queries too.
+    out = splines.interp2d(Q2[0].astype(F32), Q2[1].astype(F32), xp.astype(F32),
+                           yp.astype(F32), F2)  # fmt: skip
+    assert out.dtype == np.float64
+    # Python scalars, numpy constants and a numpy-scalar period inside jit.
+    g = jax.jit(lambda x: splines.interp2d(x, 2.0, np.array([0.0, 1, 2]), [0, 1, 2, 3],
+                                           np.arange(12.0).reshape(3, 4),
+                                           period=(np.float64(3.0), None)))  # fmt: skip
+    np.testing.assert_allclose(g(1.5), 9.5, rtol=1e-15)
+    assert splines.interp2d(1.0, 2.0, [0, 1, 2], [0, 1, 2, 3],
+                            np.arange(12).reshape(3, 4)) == 6.0  # fmt: skip
+
+
+# A known limit, pinned as a strict xfail: float32 values near the top of the range, whose
+# cell polynomials (power-basis coefficients, built per axis) overflow.
+@pytest.mark.xfail(strict=True, reason="cell_pieces builds power-basis coefficients per "
+                   "axis; they grow ~2^d (linear) to ~6^d (cubic) x |f| and overflow f32")
+@pytest.mark.parametrize("case", ["2d linear 2e38", "3d linear 5e37", "3d monotonic 1e36"])
+def test_grid_f32_large_values_overflow(case):
+    sign = np.array([1, -1, 1], F32)
+    if case == "2d linear 2e38":
+        k, f = np.array([0, 1], F32), F32(2e38) * np.outer(sign[:2], sign[:2])
+        got = splines.interp2d(F32(0.5), F32(0.25), k, k, f.astype(F32), "linear")
+        want = RegularGridInterpolator((k, k), f)([[0.5, 0.25]])[0]  # 0
+    else:
+        n, scale, method = (2, 5e37, "linear") if "linear" in case else (3, 1e36, "monotonic")
+        k, s = np.arange(n, dtype=F32), sign[:n]
+        f = (F32(scale) * s[:, None, None] * s[None, :, None] * s[None, None, :]).astype(F32)
+        got = splines.interp3d(F32(0.5), F32(0.5), F32(0.5), k, k, k, f, method)
+        small = splines.interp3d(0.5, 0.5, 0.5, k.astype(float), k.astype(float),
+                                 k.astype(float), f.astype(float) / scale, method)  # fmt: skip
+        want = float(small) * scale  # the f64 answer, scaled: |want| <= |f|
+    assert np.isfinite(got)
+    np.testing.assert_allclose(float(got), want, rtol=1e-5, atol=1e-6 * abs(float(np.max(f))))

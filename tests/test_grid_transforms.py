@@ -1,24 +1,26 @@
 """Transform safety of the grid interpolants: `interp2d`, `interp3d`, `Interpolator2D`.
 
-The 1-D suites (test_lowering, test_recompile, test_grad, test_vmap,
+The 1-D suites (test_lowering, test_jit, test_grad, test_vmap,
 test_constants_in_transforms) for the tensor-product code:
 
 1. Lowered for CUDA (no GPU needed): no host callbacks, no ``case``/``if``,
    and loops and custom calls only inside the tridiagonal solve kernels.
 2. One compile per shape: `_interp_grid` (the jitted core of interp2d) runs
    one program whatever the Python/numpy/jax *type* of ``period``, ``c`` and
-   the fills, and for new values of the same shapes.
+   the fills, and for new values of the same shapes (new fills and periods
+   too); a fitted `Interpolator2D` evaluates new queries without compiling.
 3. Gradients (`jax.test_util` on jitted functions) w.r.t. every
    differentiable argument; queries stay ≥ 0.25 from every knot along every
-   axis, so that finite differences (steps ~1e-4) never cross a piece boundary.
-4. `jax.vmap` over values, grids, queries, and of the `Interpolator2D`
+   axis, so that finite differences (steps ~1e-4) never cross a piece boundary;
+   d/dperiod through a traced periodic closing against a central difference.
+4. `jax.vmap` over values, grids, queries, periods, and of the `Interpolator2D`
    constructor and then its call, equal to per-item calls.
 5. numpy knots and values closed over inside jit / vmap / grad give the
    eager answer (scipy's tensor-product CubicSpline).
 6. `Interpolator2D` is a pytree: `eqx.filter_jit` and `eqx.filter_grad`.
 
 Traced invalid data (→ NaN outputs and NaN gradients) are tested in
-test_grid_errors.py with the other data checks, as test_errors.py does in 1-D.
+test_invalid_grid_data.py with the other data checks, as test_invalid_data.py does in 1-D.
 
 Runtime (the file's budget is 30 s on 2 cores).  XLA:CPU compiles a cubic2
 grid fit in 1-2 s and every differentiated program holds the fit:
@@ -50,7 +52,10 @@ from jax.test_util import check_grads, check_jvp
 
 from _compiles import compiles
 from _lowered import custom_calls, functions, kernel_functions, loops_outside_kernels, lowered_text
+import splines
+from _random_grids import F2, K2, RNG
 from splines import Interpolator2D, interp2d, interp3d
+from splines._interpolate.evaluate import jit_evaluate as _evaluate
 from splines._interpolate.functions import _interpolate as _interp_grid
 
 XP = np.array([0.0, 0.7, 1.5, 2.4, 3.2, 4.5])  # uneven, 6 knots
@@ -191,6 +196,23 @@ def test_the_compile_counter_sees_grid_compiles():
     assert compiled == [(0, 0), (1, 0)]
 
 
+def test_grid_no_recompiles():
+    xp, yp = K2
+    with compiles(_interp_grid) as counter:
+        for k in range(3):
+            splines.interp2d(np.array([1.0 + k]), np.array([1.5]), xp, yp, F2 + k,
+                             extrap=float(k))  # fmt: skip
+        for p in (9.0, 10.0):
+            splines.interp2d(np.array([1.0]), np.array([1.5]), xp, yp, F2, period=(p, None))
+    assert counter.count <= 2  # one for the fills, one for the periodic fit
+    spline = splines.Interpolator2D(xp, yp, F2)
+    spline(1.0, 2.0)
+    with compiles(_evaluate) as counter:
+        spline(1.5, 2.5)
+        spline(jnp.asarray(1.2), 2.0)
+    assert counter.count == 0
+
+
 # ---------------------------------------------------------------------------------- check_grads
 # Default f64 tolerances of check_grads (1e-5 relative) hold throughout: with
 # eps = 1e-4 the central differences' truncation error is ~eps² × |f⁽³⁾| ≈ 1e-8
@@ -255,6 +277,29 @@ def test_check_grads_given_derivatives_period_tension_akima_monotonic():
     check_forward(_options, (*given, np.float64(PERIOD), np.float64(C), FP))
 
 
+def test_grid_grads_wrt_values_knots_queries_and_period():
+    """check_grads for cubic2 values and mixed derivatives w.r.t. queries, knots and values
+    (orders 1 and 2); d/dperiod through a traced periodic closing."""
+    xp, yp = np.array([0.0, 0.7, 1.5, 2.4]), np.array([0.0, 0.6, 1.7])
+    f = RNG.normal(size=(4, 3))
+    q0, q1 = np.array([0.3, 1.1, 2.0]), np.array([0.2, 1.0, 1.5])
+
+    def values_and_mixed(q0, q1, xp, yp, f):
+        return splines.interp2d(q0, q1, xp, yp, f, derivative=[(0, 0), (1, 1)])
+
+    def periodic(q0, q1, xp, yp, f, p):
+        return splines.interp2d(q0, q1, xp, yp, f, period=(p, None))
+
+    smooth = jax.jit(values_and_mixed)
+    # Order 1 here (order 2 w.r.t. the node data: test_check_grads_order_2_evaluation_of_cubic2).
+    check_grads(smooth, (q0, q1, xp, yp, f), order=1, modes=("fwd", "rev"))
+    # d/dperiod through the traced closing against a central difference (open knots here).
+    p, eps = 3.1, 1e-6
+    value = jax.jit(lambda p: jnp.sum(periodic(q0, q1, xp, yp, f, p)))
+    grad = jax.jit(jax.grad(lambda p: jnp.sum(periodic(q0, q1, xp, yp, f, p))))(p)
+    np.testing.assert_allclose(grad, (value(p + eps) - value(p - eps)) / (2 * eps), rtol=1e-6)
+
+
 # --------------------------------------------------------------------------------------- vmap
 
 B = 3
@@ -293,6 +338,22 @@ def test_vmap_over_values_grids_queries_and_interpolators_equals_per_item_calls(
         np.testing.assert_allclose(out[name], np.stack(items), rtol=1e-13, atol=1e-13,
                                    err_msg=name)  # fmt: skip
         assert len({np.asarray(item).tobytes() for item in items}) == B, name  # all differ
+
+
+def test_grid_vmap_over_grids_and_periods():
+    xp, yp = K2[0][:4], K2[1][:4]
+    fs = RNG.normal(size=(3, 4, 4))
+    fs[2, -1] = fs[2, 0]
+    q = [RNG.uniform(xp[0], xp[-1], 9), RNG.uniform(yp[0], yp[-1], 9)]
+    periods = np.array([xp[-1] - xp[0] + 0.5, xp[-1] - xp[0] + 1.5, xp[-1] - xp[0]])
+    batched = jax.vmap(lambda p, f: splines.interp2d(*q, xp, yp, f, period=(p, None)))(
+        periods, fs)  # fmt: skip
+    classes = jax.vmap(lambda f: splines.Interpolator2D(xp, yp, f, "akima")(*q))(fs)
+    for k in range(3):
+        one = splines.interp2d(*q, xp, yp, fs[k], period=(periods[k], None))
+        np.testing.assert_allclose(batched[k], one, rtol=0, atol=1e-13)
+        np.testing.assert_allclose(classes[k], splines.interp2d(*q, xp, yp, fs[k], "akima"),
+                                   rtol=0, atol=1e-14)  # fmt: skip
 
 
 # ------------------------------------------------------------------- numpy constants in jit

@@ -639,10 +639,10 @@ def _scaled(scale, dtype):
 
 @pytest.mark.parametrize("scale", [1e-20, 1e-13, 1e13, 1e20])
 def test_float32_fits_are_scale_free(scale):
-    """Knot spans of 1e±20 in f32: within f32 rounding (2e-6 of the scale, DESIGN.md
-    §6) of f64 on the same inputs.  A defect the break-it review found: the mixed
-    derivatives, kept in x·y units, over- or underflowed (f_xy of O(1) data on spans
-    of 1e-20 is 1e40) while each slope alone was fine; 2-D gave ~0, 3-D inf."""
+    """Knot spans of 1e±20 in f32: within f32 rounding (2e-6 of the scale,
+    docs/architecture.md §4) of f64 on the same inputs.  The mixed derivatives are
+    kept in each axis' unit: in x·y units they would over- or underflow (f_xy of
+    O(1) data on spans of 1e-20 is 1e40) while each slope alone is fine."""
     for ours, reference in zip(_scaled(scale, np.float32), _scaled(scale, np.float64)):
         for o, r in zip(ours.reshape(-1, ours.shape[-1]), reference.reshape(-1, ours.shape[-1])):
             np.testing.assert_allclose(o, r, rtol=0, atol=2e-6 * np.abs(r).max())

@@ -1,4 +1,4 @@
-"""`interp1d` and `Interpolator1D` against scipy and numpy (DESIGN.md §6).
+"""`interp1d` and `Interpolator1D` against scipy and numpy (tolerances: docs/architecture.md §4).
 
 Tolerances.  f64: ``max|ours − ref| ≤ 1e-12 × max(max|ref|, max|fp|)``, the
 scale being taken per derivative order (values near zero make a purely

@@ -9,6 +9,9 @@ Three paths solve the same system:
 They must agree (values, derivatives, vmap), and their lowered programs are
 inspected for host callbacks: lineax's wrapper checks every solve with
 `eqx.error_if`, a conditional holding two callbacks; (c) has none.
+
+lineax is optional: the tests that need it skip without it, the others (the
+import of `splines` without lineax, `lineax_bands` of non-operators) still run.
 """
 
 import functools
@@ -24,13 +27,19 @@ import numpy as np
 import pytest
 from jax.test_util import check_grads
 
+import splines
+from _compare import close
 from _lowered import functions, loops_outside_kernels, lowered_text
 from _systems import dense
 from splines import cyclic_tridiagonal_solve, tridiagonal_solve
 from splines._linalg.lineax import Tridiagonal
 from splines._linalg.operators import lineax_bands
 
-lx = pytest.importorskip("lineax")
+try:
+    import lineax as lx
+except ImportError:  # only the tests that need it skip: the others run without it
+    lx = None
+needs_lineax = pytest.mark.skipif(lx is None, reason="needs lineax")
 
 
 def random_system(seed, n, dominant=True, batch=()):
@@ -75,6 +84,7 @@ def assert_close(x, y, a, factor=1e-13):
 # ------------------------------------------------------------ convention --
 
 
+@needs_lineax
 def test_lineax_convention_is_ours():
     lower, diag, upper, _ = random_system(0, 6)
     op = operator(lower, diag, upper)
@@ -97,7 +107,11 @@ def _tridiagonal_operators(lower, diag, upper):
     }
 
 
-@pytest.mark.parametrize("name", list(_tridiagonal_operators(*random_system(1, 5)[:3])))
+OPERATOR_NAMES = list(_tridiagonal_operators(*random_system(1, 5)[:3])) if lx else []
+
+
+@needs_lineax
+@pytest.mark.parametrize("name", OPERATOR_NAMES)
 def test_every_operator_lineax_calls_tridiagonal_is_read(name):
     lower, diag, upper, rhs = random_system(1, 5)
     op = _tridiagonal_operators(lower, diag, upper)[name]
@@ -113,6 +127,7 @@ def test_anything_but_a_lineax_operator_is_not_one(value):
     assert lineax_bands(value) is None
 
 
+@needs_lineax
 def test_a_non_tridiagonal_operator_is_rejected_naming_it():
     full = lx.MatrixLinearOperator(jnp.ones((3, 3)) + jnp.eye(3))
     with pytest.raises(ValueError, match="`operator` must be tridiagonal.*MatrixLinearOperator"):
@@ -121,6 +136,7 @@ def test_a_non_tridiagonal_operator_is_rejected_naming_it():
         lx.linear_solve(full, jnp.ones(3), Tridiagonal())
 
 
+@needs_lineax
 def test_thomas_rejects_pytree_operators():
     structure = {"a": jax.ShapeDtypeStruct((3,), jnp.float64)}
     op = lx.FunctionLinearOperator(lambda v: {"a": 2 * v["a"]}, structure, lx.tridiagonal_tag)
@@ -131,6 +147,7 @@ def test_thomas_rejects_pytree_operators():
 # ---------------------------------------------------------------- values --
 
 
+@needs_lineax
 @pytest.mark.parametrize("dominant", [True, False], ids=["dominant", "non-dominant"])
 @pytest.mark.parametrize("n", [2, 3, 8, 100])
 def test_all_paths_match_lineax_tridiagonal(n, dominant):
@@ -146,6 +163,7 @@ def test_all_paths_match_lineax_tridiagonal(n, dominant):
         assert not np.all(np.isfinite(solve_c(*system, pivoting=False)))
 
 
+@needs_lineax
 @pytest.mark.parametrize("pivoting", [True, False])
 @pytest.mark.parametrize("jit", [False, True], ids=["eager", "jit"])
 def test_operator_form_is_the_band_form_exactly(pivoting, jit):
@@ -160,6 +178,7 @@ def test_operator_form_is_the_band_form_exactly(pivoting, jit):
     np.testing.assert_array_equal(solve(op, rhs3), solve(lower, diag, upper, rhs3))
 
 
+@needs_lineax
 @pytest.mark.parametrize("pivoting", [True, False])
 def test_thomas_is_our_solve(pivoting):
     system = random_system(4, 16)
@@ -170,6 +189,7 @@ def test_thomas_is_our_solve(pivoting):
 # ---------------------------------------------------------------- errors --
 
 
+@needs_lineax
 @pytest.mark.parametrize(
     "args, kwargs",
     [
@@ -193,17 +213,20 @@ def test_wrong_call_forms_name_both_forms(args, kwargs):
         tridiagonal_solve(*args, **kwargs)
 
 
+@needs_lineax
 def test_rhs_of_the_wrong_length_names_rhs():
     lower, diag, upper, _ = random_system(6, 4)
     with pytest.raises(ValueError, match=r"`rhs`.*n = 4.*\(5,\)"):
         tridiagonal_solve(operator(lower, diag, upper), np.ones(5))
 
 
+@needs_lineax
 def test_thomas_pivoting_must_be_a_python_bool():
     with pytest.raises(TypeError, match="`pivoting`"):
         Tridiagonal(pivoting=1)
 
 
+@needs_lineax
 def test_cyclic_solve_takes_bands_only():
     """lineax has no cyclic operator: a tridiagonal one has no corners to give."""
     lower, diag, upper, rhs = random_system(7, 4)
@@ -230,6 +253,47 @@ def test_splines_imports_and_solves_without_lineax():
                    env=env)  # fmt: skip
 
 
+def _system(seed=7, n=6, complex_=False):
+    """A diagonally dominant system: (diag, lower, upper) in lineax's order, rhs, dense."""
+    rng = np.random.default_rng(seed)
+    diag, lower, upper, rhs = (rng.normal(size=n) + 4, rng.normal(size=n - 1),
+                               rng.normal(size=n - 1), rng.normal(size=n))  # fmt: skip
+    if complex_:
+        diag, rhs = diag + 1j * rng.normal(size=n), rhs + 1j * rng.normal(size=n)
+        lower, upper = lower + 0j, upper + 0j
+    dense = np.diag(diag) + np.diag(lower, -1) + np.diag(upper, 1)
+    return diag, lower, upper, rhs, dense
+
+
+@needs_lineax
+def test_lineax_operators_of_every_form_and_bad_calls():
+    diag, lower, upper, rhs, dense = _system()
+    op = lx.TridiagonalLinearOperator(diag, lower, upper)
+    tagged = lx.MatrixLinearOperator(jnp.asarray(dense), lx.tridiagonal_tag)
+    for operator, matrix in [(op.T, dense.T), (2.0 * op + op, 3 * dense), (tagged, dense)]:
+        close(splines.tridiagonal_solve(operator, rhs), np.linalg.solve(matrix, rhs))
+    inverse = lx.invert(op, splines.Tridiagonal())  # lineax's wrapper around our solves
+    close(inverse.mv(jnp.asarray(rhs)), np.linalg.solve(dense, rhs))
+    close(inverse.T.mv(jnp.asarray(rhs)), np.linalg.solve(dense.T, rhs))
+
+    full = lx.MatrixLinearOperator(jnp.asarray(dense + np.diag(np.ones(4), 2)))
+    with pytest.raises(ValueError, match="must be tridiagonal"):
+        splines.tridiagonal_solve(full, rhs)
+    with pytest.raises(ValueError, match="must be tridiagonal"):
+        lx.linear_solve(full, rhs, splines.Tridiagonal())
+    for bad in (rhs[:-1], 1.0):
+        with pytest.raises(ValueError, match="`rhs` must have last-axis length n = 6"):
+            splines.tridiagonal_solve(op, bad)
+    for pivoting in ("yes", 1):
+        with pytest.raises(TypeError, match="`pivoting` must be a Python bool"):
+            splines.Tridiagonal(pivoting=pivoting)
+    diag, lower, upper, rhs, dense = _system(complex_=True)
+    op = lx.TridiagonalLinearOperator(diag, lower, upper)
+    close(splines.tridiagonal_solve(op, rhs), np.linalg.solve(dense, rhs))
+    singular = lx.TridiagonalLinearOperator(np.zeros(3), np.zeros(2), np.zeros(2))
+    assert np.all(np.isnan(splines.tridiagonal_solve(singular, np.ones(3))))
+
+
 # ----------------------------------------------------------- derivatives --
 
 # lineax's `linear_solve` is already an `eqx.filter_jit`; jitting the whole
@@ -239,12 +303,14 @@ JITTED = {path: jax.jit(fun) for path, fun in PATHS.items()}
 
 # Order 2 through lineax's rules (its JVP of a JVP calls `Tridiagonal` again); our
 # primitive's own rules are checked to order 2 in test_tridiagonal.py.
+@needs_lineax
 @pytest.mark.parametrize("path, order", [("b", 2), ("c", 1)])
 def test_check_grads_all_arguments(path, order):
     system = random_system(8, 4, dominant=False)
     check_grads(JITTED[path], system, order=order, modes=("fwd", "rev"))
 
 
+@needs_lineax
 def test_derivatives_agree_with_lineax_tridiagonal():
     system = random_system(9, 8, dominant=False)
     w = np.random.default_rng(10).normal(size=8)
@@ -258,6 +324,7 @@ def test_derivatives_agree_with_lineax_tridiagonal():
         np.testing.assert_allclose(jvps[path], jvps["a"], rtol=1e-12, atol=1e-12)
 
 
+@needs_lineax
 def test_thomas_state_keeps_lineax_contract():
     """transpose(init(A)) = init(Aᵀ) and conj(init(A)) = init(conj(A)) (lineax's docs)."""
     rng = np.random.default_rng(17)
@@ -270,6 +337,7 @@ def test_thomas_state_keeps_lineax_contract():
             np.testing.assert_array_equal(a, b)
 
 
+@needs_lineax
 def test_complex_systems_match_lineax_tridiagonal():
     rng = np.random.default_rng(18)
     system = [rng.normal(size=m) + 1j * rng.normal(size=m) for m in (5, 6, 5, 6)]
@@ -286,6 +354,7 @@ def test_complex_systems_match_lineax_tridiagonal():
 # ------------------------------------------------------------------- vmap --
 
 
+@needs_lineax
 @pytest.mark.parametrize("path", ["a", "b", "c"])
 def test_vmap_over_operators_and_vectors_equals_loop(path):
     system = random_system(12, 6, batch=(5,))
@@ -294,6 +363,7 @@ def test_vmap_over_operators_and_vectors_equals_loop(path):
     np.testing.assert_allclose(batched, np.stack(loop), rtol=1e-13)
 
 
+@needs_lineax
 def test_vmap_over_a_stacked_operator_and_a_shared_vector():
     """An operator pytree with a batch of bands (built under vmap) and one rhs."""
     lower, diag, upper, rhs = random_system(13, 6, batch=(5,))
@@ -306,6 +376,7 @@ def test_vmap_over_a_stacked_operator_and_a_shared_vector():
     np.testing.assert_array_equal(tridiagonal_solve(ops, rhs[0]), expected)
 
 
+@needs_lineax
 @pytest.mark.parametrize("path", ["b", "c"])
 def test_vmapped_program_does_not_loop_over_systems(path):
     text = lowered_text(jax.vmap(PATHS[path]), *random_system(14, 64, batch=(8,)))
@@ -353,6 +424,7 @@ CALLBACKS = {
 }  # fmt: skip
 
 
+@needs_lineax
 @pytest.mark.parametrize("throw", [True, False], ids=["throw", "no-throw"])
 @pytest.mark.parametrize("mode", ["forward", "grad", "jvp"])
 @pytest.mark.parametrize("path", ["a", "b", "c"])
@@ -364,6 +436,7 @@ def test_host_callbacks_on_cpu(path, mode, throw):
     assert set(_CALLBACK.findall(text)) <= {"xla_ffi_python_cpu_callback"}
 
 
+@needs_lineax
 @pytest.mark.parametrize("mode", ["forward", "grad", "jvp"])
 def test_our_path_lowers_for_cuda_without_callbacks_or_conditionals(mode):
     text = lowered_text(_programs("c", None)[mode], *random_system(15, 8), platform="cuda")
@@ -371,6 +444,7 @@ def test_our_path_lowers_for_cuda_without_callbacks_or_conditionals(mode):
         assert forbidden not in text
 
 
+@needs_lineax
 @pytest.mark.parametrize("path", ["a", "b"])
 def test_lineax_callbacks_do_not_lower_for_cuda_on_a_cpu_jaxlib(path):
     """A host callback lowers only for the backend at hand (jax 0.10)."""
@@ -378,6 +452,7 @@ def test_lineax_callbacks_do_not_lower_for_cuda_on_a_cpu_jaxlib(path):
         lowered_text(_programs(path, True)["forward"], *random_system(15, 8), platform="cuda")
 
 
+@needs_lineax
 @pytest.mark.parametrize("platform", ["cpu", "cuda"])
 def test_our_path_exports_lineax_does_not(platform):
     system = random_system(16, 8)

@@ -13,7 +13,7 @@ fits not-a-knot ends: 0.3 off here), and its periodic ``"akima"`` wraps one
 knot each side (ours two): those two are checked by rotation invariance and
 against scipy's periodic ``CubicSpline`` in `tests/test_interp_scipy.py`.
 
-Tolerances (DESIGN.md §6).  f64: ``max|ours − ref| ≤ 1e-12 × scale`` with the
+Tolerances.  f64: ``max|ours − ref| ≤ 1e-12 × scale`` with the
 scale ``max(max|ref|, max|fp|)`` taken per derivative order.  f32: ``≤ 2e-6
 × scale`` against the f64 reference on the f32 inputs.  Every data set here
 is generated f32-representable (knots, values, slopes, queries), so one f64
@@ -573,11 +573,11 @@ def test_periodic_akima_slopes_do_not_depend_on_the_first_knot_near_the_cutoff()
     """Knot 2's weights sum to 1.6e-9 × 3 (the largest sum over the period), above
     scipy's cutoff 1e-9 × 3: the weighted slope 0.8, whichever knot starts the period.
 
-    LIBRARY DEFECT (fails): the cutoff's maximum also runs over the totals at
-    the four knots of the cyclic extension, whose outer secants are Akima's
-    linear extrapolation (knot −2 sees twice the largest secant jump), so the
-    cutoff doubles for the rotations that put the sharp corner next to the
-    start, and knot 2 falls back to (m_0 + m_3)/2 = 0.5 there.
+    The cutoff's maximum runs over the kept knots only: the four knots of the
+    cyclic extension, whose outer secants are Akima's linear extrapolation
+    (knot −2 sees twice the largest secant jump), would double it for the
+    rotations that put the sharp corner next to the start, and knot 2 would
+    fall back to (m_0 + m_3)/2 = 0.5 there.
     """
     xp, values, period = _akima_sharp_corner(1.6)
     slopes = []
@@ -709,6 +709,20 @@ def test_derivative_tuple_eagerly_and_through_the_interpolator():
     fitted = Interpolator1D(DT_XP, fp, "monotonic")
     np.testing.assert_allclose(fitted(DT_X, (0, 3)), stacked, rtol=0, atol=1e-13)
     np.testing.assert_allclose(fitted(DT_X, 3), stacked[1], rtol=0, atol=1e-13)
+
+
+def test_derivative_tuples_with_repeats_and_orders_past_the_degree():
+    """Repeated orders repeat; orders past 3 are exact zeros; a huge order compiles in
+    no time; a NaN query stays NaN past the degree."""
+    xp = np.array([0.0, 0.5, 1.3, 2.0, 3.1])
+    fp, x = np.sin(xp), np.array([0.2, 1.0, 2.5, np.nan])
+    out = np.asarray(interp1d(x, xp, fp, "makima", derivative=(1, 4, 1, 10**6, 0)))
+    assert out.shape == (5, 4)
+    np.testing.assert_array_equal(out[0], out[2])
+    assert np.all(out[[1, 3], :3] == 0) and np.all(np.isnan(out[:, 3]))
+    single = interp1d(x[:3], xp, fp, "makima", derivative=1)
+    np.testing.assert_allclose(out[0, :3], single, rtol=1e-15)
+
 
 
 @pytest.mark.parametrize(
@@ -893,7 +907,7 @@ def _count_compiles(jitted, call):
 RC_QUERIES = 13  # a query length no other test uses
 
 
-@pytest.mark.parametrize("method", LOCAL + ("cubic-fx",))  # the others: test_recompile.py
+@pytest.mark.parametrize("method", LOCAL + ("cubic-fx",))  # the others: test_jit.py
 def test_new_data_of_the_same_shape_does_not_recompile(method):
     rng = np.random.default_rng(8)
 

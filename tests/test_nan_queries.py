@@ -1,4 +1,4 @@
-"""NaN and ±inf queries (issue 5, spec 2).
+"""NaN and ±inf queries give NaN, or the fill where they are out of range.
 
 Required: a NaN query gives NaN — every method, every derivative order 0..5
 (also past the method's degree, where a finite query gives 0), every `extrap`
@@ -10,8 +10,13 @@ value at ±inf; scipy also gives NaN), every method and order alike.
 Finite queries in the same array as NaNs are unaffected: they equal the same
 call on an array whose non-finite entries were replaced by finite ones.
 
-`extrap` together with `period` is an error (spec 9), so periodic cases use
-the default ``extrap=False`` only.
+`extrap` together with `period` is an error (test_errors.py), so periodic cases
+use the default ``extrap=False`` only.
+
+The scipy-compatible classes (`CubicSpline`): a NaN query gives NaN at every
+order and for every ``extrapolate``, so does ±inf where it is outside or
+wrapped, also under `jit` and `grad`; a NaN integration bound gives NaN (scipy
+raises).
 
 Compilation dominates: the combinations for one dtype are traced into one
 jitted program (`PROGRAMS`; all of them in f64, a reduced set in f32), which
@@ -25,7 +30,8 @@ import numpy as np
 import pytest
 from hypothesis import Phase, given, settings
 
-from splines import Interpolator1D, interp1d
+import _unit_splines as unit
+from splines import CubicSpline, Interpolator1D, interp1d
 
 # akima stands for the local cubic methods: the same pieces, and the same evaluation.
 METHODS = ["nearest", "linear", "cubic2", "akima"]
@@ -269,3 +275,27 @@ def test_grid_infinite_queries_follow_the_1d_rule():
         assert np.all(np.isnan(extended[[0, 1, 3]])) and np.isfinite(extended[2]), method
         np.testing.assert_array_equal(filled[[0, 1]], FILL, err_msg=method)
         assert np.all(np.isnan(wrapped[[0, 1, 3]])), method
+
+
+# ------------------------------------------------------------ the scipy-compatible classes
+
+
+def test_cubic_spline_nan_and_infinite_queries():
+    spline = CubicSpline(unit.X, unit.Y)
+    for extrapolate in (True, False, "periodic"):
+        out = np.asarray(spline(np.array([np.nan, np.inf, -np.inf]), (0, 1, 3, 4), extrapolate))
+        assert np.all(np.isnan(out[:, 0]))
+        if extrapolate is not True:  # ±inf is outside: NaN; wrapped: NaN
+            assert np.all(np.isnan(out))
+    assert np.isnan(jax.jit(lambda q: spline(q))(np.nan))
+    assert np.isnan(jax.grad(lambda q: spline(q, extrapolate="periodic"))(np.inf))
+
+
+def test_cubic_spline_nan_integration_bounds_give_nan():
+    spline = CubicSpline(unit.X, unit.Y)
+    for extrapolate in (True, False, "periodic"):
+        for a, b in [(np.nan, 1.0), (0.0, np.nan)]:
+            assert np.isnan(spline.integrate(a, b, extrapolate))  # scipy raises
+    assert np.isnan(jax.jit(lambda a, b: spline.integrate(a, b))(np.nan, 1.0))
+    assert np.isnan(jax.grad(lambda a: spline.integrate(a, 0.5, "periodic"))(np.nan))
+

@@ -1,21 +1,25 @@
-"""The closing knot of a period (issue 5, specs 5 and 7).
+"""The closing knot of a period: its tolerance, and traced knots or periods with it.
 
-Spec 5 — tolerance.  Knots may end at ``xp[0] + period`` (the closing knot)
+Tolerance.  Knots may end at ``xp[0] + period`` (the closing knot)
 up to rounding: a last knot a few ulps above *or* below ``xp[0] + period``
 (k ≤ 8, symmetric) closes the period; one clearly beyond it (span =
 period·(1 + 1e-6)) raises a ValueError naming `period`; one clearly below
 (span = period·(1 − 1e-6)) leaves the knots open and the period closes them.
 Examples: f32 knots ``linspace(0, 2π, 9)`` with ``period=2*np.pi`` (the f32
 end is 1.7e-7 above 2π), and f64 knots ``cumsum([0] + [.001]*1000)`` ending
-at 1.0000000000000007 with ``period=1.0``.
+at 1.0000000000000007 with ``period=1.0``.  The tolerance is the knots' own
+precision, not the promoted dtype's (f32 knots with f64 values).  One knot with a
+period is a constant, so are two closed knots (one distinct knot), also with a
+traced period, for every family of slope rules.
 
-Spec 7 — traced knots with the closing knot and a concrete period (and a
+Traced.  Traced knots with the closing knot and a concrete period (and a
 traced period with concrete knots, closed or open) give the eager values and
 finite gradients that match central differences of the eager loss: for each
 interior knot, and for the two ends moved together (how a gradient splits
 between xp[0] and the closing knot is the implementation's choice; their sum
 is the derivative of the open form — knots without the closing one — w.r.t.
-its first knot, also checked).  Traced knots beyond the period give NaN.
+its first knot, also checked).  Traced knots beyond the period give NaN.  A
+closing piece one ulp wide, traced, gives the eager values (1-D and on grids).
 """
 
 import jax
@@ -24,6 +28,8 @@ import numpy as np
 import pytest
 import scipy.interpolate as si
 
+import splines
+from _references import method_options
 from splines import Interpolator1D, interp1d
 
 METHODS = ["nearest", "linear", "cubic2"]
@@ -43,7 +49,7 @@ def _periodic_reference(xc, fc, x):
     return si.CubicSpline(xc, fc, bc_type="periodic")(x)
 
 
-# --------------------------------------------------------------------------- spec 5, f32
+# ------------------------------------------------------------------------ tolerance, f32
 
 
 def test_f32_linspace_to_two_pi_closes_the_period():
@@ -56,7 +62,7 @@ def test_f32_linspace_to_two_pi_closes_the_period():
     fc[-1] = fc[0]
     ref = _periodic_reference(xc, fc, x.astype(np.float64))
     try:
-        scalar = interp1d(1.0, xp, fp, period=2 * np.pi)  # the issue's call
+        scalar = interp1d(1.0, xp, fp, period=2 * np.pi)  # a scalar query
         fitted = Interpolator1D(xp, fp, period=2 * np.pi)(x)
     except ValueError as e:
         pytest.fail(f"CLOSING-TOLERANCE defect (f32): the closing knot was rejected: {e}")
@@ -91,7 +97,7 @@ def test_f32_closing_knot_k_ulps_off(k):
     )  # fmt: skip
 
 
-# --------------------------------------------------------------------------- spec 5, f64
+# ------------------------------------------------------------------------ tolerance, f64
 
 CUMSUM = np.cumsum(np.r_[0, np.full(1000, 0.001)])  # ends at 1.0000000000000007
 X64 = np.array([0.0123, 0.25, 0.5004, 0.777, 0.9995, 1.3, -0.2])
@@ -147,7 +153,38 @@ def test_f64_knot_clearly_below_the_period_is_open():
     np.testing.assert_allclose(out, ref, rtol=0, atol=1e-12, err_msg="CLOSING-TOLERANCE defect")
 
 
-# --------------------------------------------------------------------------- spec 7
+def test_float32_knots_close_the_period_with_float64_values():
+    """The closing tolerance is the knots' own precision, not the promoted dtype's."""
+    xp = np.linspace(0, 2 * np.pi, 9, dtype=np.float32)
+    fp = np.sin(xp.astype(np.float64))
+    eager = splines.interp1d(1.0, xp, fp, period=2 * np.pi)
+    traced = jax.jit(lambda a: splines.interp1d(1.0, a, fp, period=2 * np.pi))(xp)
+    assert np.isfinite(eager) and float(eager) == pytest.approx(float(traced), abs=1e-12)
+    assert float(eager) == pytest.approx(np.sin(1.0), abs=2e-3)
+
+
+
+def test_periodic_one_knot_and_two_closed_knots():
+    """One method per family of slope rules: one knot with a period is the constant
+    (d/dx 0); two closed knots (one distinct knot) too, with a traced period.  (The
+    cyclic extension is the same for all seven local methods.)"""
+    x = np.array([-0.5, 0.25, 1.0, 2.5])
+
+    @jax.jit
+    def run(period):
+        return {m: (interp1d(x, np.array([0.3]), np.array([2.0]), m, period=1.5,
+                             derivative=(0, 1), **method_options(m)),
+                    interp1d(x, np.array([0.0, 2.0]), np.array([1.0, 1.0]), m, period=period,
+                             **method_options(m)))
+                for m in ("cubic", "cardinal", "monotonic-0", "makima")}  # fmt: skip
+
+    for method, (one, closed) in run(2.0).items():
+        np.testing.assert_array_equal(one, [[2.0] * 4, [0.0] * 4], err_msg=method)
+        np.testing.assert_array_equal(closed, np.ones(4), err_msg=method)
+
+
+
+# ---------------------------------------------------------------------------- traced
 
 XP = np.linspace(0.0, TWO_PI, 9)  # includes the closing knot
 FP = np.sin(XP)
@@ -278,6 +315,25 @@ def test_traced_knots_beyond_the_period_give_nan(traced):
         rows = out[m]["vmap knots"]
         assert np.all(np.isnan(rows[0])), f"TRACED-CLOSING defect ({m}, vmap bad row): {rows[0]}"
         np.testing.assert_allclose(rows[1], traced[m]["jit knots"], rtol=0, atol=1e-12)
+
+
+# A closing piece one ulp wide has its midpoint at its end: a traced fit cuts it without a
+# zero-width piece, so a query that wraps onto the end is finite (no t = 0/0), 1-D and on grids.
+@pytest.mark.parametrize("grid", [False, True])
+def test_periodic_traced_knots_with_a_one_ulp_closing_piece(grid):
+    last = np.nextafter(3.0, 0)
+    xp, fp = np.array([0.0, 0.9, 1.8, last, 3.0]), np.array([1.0, 2.0, 0.5, 1.5, 1.0])
+    x = np.array([-1e-300, 0.5])  # -1e-300 wraps to exactly 3.0
+    if grid:
+        f = jax.jit(lambda x, xp, fp: splines.interp2d(x, x[::-1], xp, xp, fp, method="linear",
+                                                       period=(3.0, 3.0)))  # fmt: skip
+        fp = np.outer(fp, fp)
+    else:
+        f = jax.jit(lambda x, xp, fp: splines.interp1d(x, xp, fp, method="linear", period=3.0))
+    eager = f.__wrapped__(x, xp, fp)  # concrete knots: the closing is decided in numpy
+    assert np.isfinite(eager).all()
+    np.testing.assert_allclose(f(x, xp, fp), eager)
+
 
 
 @pytest.mark.parametrize("method", ["linear", "cubic2", "akima"])

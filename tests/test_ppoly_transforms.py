@@ -9,11 +9,15 @@ What holds here:
    `integrate` and the ``c`` attribute;
 2. `jit`: built inside a jitted function, or passed into one (an instance is
    a pytree), the same values as eager; new data values, and the type of a
-   scalar (boundary value, integration bound), compile nothing new;
-3. `vmap`: over values, over knot grids, and of the methods, as a loop;
+   scalar (boundary value, integration bound), compile nothing new; jitted roots
+   (a static ``size``) and their tangents for new values: one program;
+3. `vmap`: over values, over knot grids, and of the methods, as a loop; over a
+   batch of splines built under `vmap`, roots included;
 4. the lowered programs (CPU and CUDA, forward and gradient) have no host
    callback, no conditional and no loop outside the tridiagonal solve kernels;
-5. bad traced breakpoints give NaN values *and* NaN gradients (DESIGN.md §5);
+5. bad traced breakpoints give NaN values *and* NaN gradients, and NaN roots; a
+   traced non-finite knot poisons the gradients w.r.t. values and slopes too
+   (docs/architecture.md §5);
 6. the equinox structure: two array leaves, the static fields in the treedef.
 
 Finite differences are valid only where everything is smooth, so queries and
@@ -40,8 +44,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+import scipy.interpolate as si
 from jax.test_util import check_grads
 
+import _unit_splines as unit
+from _compare import close, padded
 from _compiles import compiles
 from _lowered import custom_calls, loops_outside_kernels
 from splines import (
@@ -277,6 +284,27 @@ def test_type_of_boundary_values_and_bounds_does_not_recompile():
     np.testing.assert_array_equal(ints, ints[0])
 
 
+def test_jitted_roots_and_their_derivatives_for_new_values():
+    """One program for any y; roots as scipy's, NaN-padded; d(roots)/dy along a random
+    direction as scipy's finite differences."""
+
+    @jax.jit
+    def roots_and_tangents(y, dy):
+        return jax.jvp(lambda y: CubicSpline(unit.X, y).roots(size=8), (y,), (dy,))
+
+    rng = np.random.default_rng(6)
+    eps = 1e-6
+    for _ in range(3):
+        y, dy = rng.normal(size=6), rng.normal(size=6)
+        roots, tangents = roots_and_tangents(y, dy)
+        ref = si.CubicSpline(unit.X, y).roots()
+        close(roots, padded(ref, 8), 1e-9)
+        fd = (si.CubicSpline(unit.X, y + eps * dy).roots()
+              - si.CubicSpline(unit.X, y - eps * dy).roots())
+        np.testing.assert_allclose(tangents[: len(ref)], fd / (2 * eps), rtol=1e-5, atol=1e-7)
+    assert roots_and_tangents._cache_size() == 1
+
+
 # ------------------------------------------------------------------ vmap --
 
 YS = np.stack([Y, np.cos(X), X**2 / 4])
@@ -321,6 +349,28 @@ def test_vmap_of_ppoly_methods_matches_a_loop():
     for i in range(3):
         for g, w in zip(got, f(cs[i], XS[i], QS[i], AS[i], BS[i])):
             np.testing.assert_allclose(g[i], w, rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("name", ["Akima1DInterpolator"])
+def test_vmap_over_a_batch_of_splines_and_their_methods(name):
+    ours_cls, ref_cls = unit.CLASSES[name]
+    rng = np.random.default_rng(5)
+    ys = rng.normal(size=(4, 7))
+    xs = np.sort(rng.uniform(0, 2, size=(4, 7)), axis=1)
+    xs[:, 0], xs[:, -1] = 0.0, 2.0
+    refs = [ref_cls(xs[i], ys[i]) for i in range(4)]
+    batch = jax.vmap(ours_cls)(xs, ys)
+
+    def methods(s):
+        return s(np.array([0.3, 1.7])), s.c, s.x, s.integrate(0.1, 1.9), s.roots(size=12)
+
+    got = jax.vmap(methods)(batch)
+    expected = [[r(np.array([0.3, 1.7])), r.c, r.x, r.integrate(0.1, 1.9), padded(r.roots(), 12)]
+                for r in refs]  # fmt: skip
+    for i, ours in enumerate(got):
+        close(ours, np.stack([e[i] for e in expected]), 1e-10)
+    with pytest.raises(TypeError, match="static `size=`"):
+        jax.vmap(lambda s: s.roots())(batch)
 
 
 # -------------------------------------------------------------- lowering --
@@ -444,6 +494,31 @@ def test_traced_non_increasing_knots_make_cubic_spline_gradients_nan(bad):
     assert np.isnan(out).all()
     for grad in vjp(jnp.ones_like(out)):
         assert np.isnan(grad).all()
+
+
+def test_traced_non_finite_knots_give_nan_values_and_gradients():
+    """A NaN or inf traced knot: NaN value and NaN gradients w.r.t. the knots, the
+    values and the slopes."""
+    @jax.jit
+    def values_and_gradients(x, y, dydx):
+        def value(x, y, dydx):
+            return CubicHermiteSpline(x, y, dydx)(0.5)
+
+        return value(x, y, dydx), jax.grad(value, argnums=(0, 1, 2))(x, y, dydx)
+
+    for x in unit.BAD_X.values():
+        value, grads = values_and_gradients(x, unit.Y, unit.DYDX)
+        assert np.isnan(value) and all(np.all(np.isnan(np.asarray(g))) for g in grads)
+
+
+def test_traced_bad_breakpoints_make_roots_nan():
+    """Swapped, repeated, descending or NaN traced breakpoints make every root slot NaN;
+    the same program finds the roots of good ones."""
+    c = np.random.default_rng(0).normal(size=(4, 3))
+    roots = jax.jit(lambda x: PPoly(c, x).roots(size=4))
+    for x in ([0.0, 2.0, 1.0, 3.0], [0.0, 1.0, 1.0, 3.0], [3.0, 2.0, 1.0, 0.0], [0.0, np.nan, 2.0, 3.0]):
+        assert np.all(np.isnan(roots(np.array(x))))
+    assert np.isfinite(roots(np.array([0.0, 1.0, 2.0, 3.0]))[0])
 
 
 # -------------------------------------------------------------- equinox --

@@ -1,4 +1,4 @@
-"""Scale-free fits (issue 5, spec 1): the answer must not depend on the units of x.
+"""Scale-free fits: the answer must not depend on the units of x.
 
 A cubic spline is invariant under x → S·x: the spline through (S·u_i, f_i)
 evaluated at S·u is the spline through (u_i, f_i) evaluated at u, and its k-th
@@ -8,26 +8,32 @@ f'(x) = v ⇔ df/du = v·S).  So every reference here is scipy's `CubicSpline`
 test's dtype.  Working in u keeps the reference itself finite: scipy's PPoly
 coefficients are in physical units, and at S = 1e-250 they overflow f64.
 
-Targets (DESIGN.md §6): values within 2e-6·max|f| (f32) and 1e-12·max|f| (f64)
+Targets: values within 2e-6·max|f| (f32) and 1e-12·max|f| (f64)
 for S from 1e-30 to 1e30 (f32) and 1e-250 to 1e250 (f64), on plain, offset and
 random well-spaced grids.  Derivatives of order k within tol_k·max|f^(k)|:
 f32 tol_k = 2e-6·10^k, because forming the k-th derivative divides by h^k and
 multiplies by t-powers whose rounding (a few ulps of h and of t per order,
 amplified by max|f|/h^k ÷ max|f^(k)| = (14/6)^k for these data) costs roughly
 a decimal digit per order; f64 tol_k = 1e-11.  (Measured at spans 1e-6..1e6
-(f32) and 1e-50..1e50 (f64), where the pre-fix code is already right: f32
-errors 6e-8, 5e-7, 4e-6, 3e-5 for k = 0..3; f64 1e-15, 5e-15, 2e-14, 9e-14.)  A derivative order is skipped at a span only when
-scipy's f64 reference for it is not representable in the dtype's normal range
+(f32) and 1e-50..1e50 (f64): f32 errors 6e-8, 5e-7, 4e-6, 3e-5 for k = 0..3;
+f64 1e-15, 5e-15, 2e-14, 9e-14.)  A derivative order is skipped at a span only
+when scipy's f64 reference for it is not representable in the dtype's normal range
 (with a 64× margin, since a sound implementation may form max|f|/h^k ≈ 13× the
 result before the last multiply) — decided from the reference, never hard-coded.
 
 Each test loops over spans inside one compiled program (spans are data, not
 shapes) and reports every failing span at once.
 
-Beyond the range of dy/dx (issue 22): every cubic method with values far smaller or
+Beyond the range of dy/dx: every cubic method with values far smaller or
 larger than the knots (dy/dx = 1e∓60 in f32, whose values are fine), extrapolated, and
 cubic2's end conditions; few knots whose neighbouring gaps sum past the largest float;
 grids whose span overflows.
+
+At extreme spans, derivatives up to 3 wherever they are representable (1/h applied
+one factor at a time), and large values on large float32 spans.  The local methods
+(values inside the cells and `approx_df`'s knot slopes) at spans and values from
+1e-30 to 1e30 (f32) and 1e±250 (f64), and at float32 secants near the top of the
+range (PCHIP's harmonic mean, makima's extrapolated secants).
 """
 
 from functools import partial
@@ -42,7 +48,7 @@ from hypothesis import assume, given, settings
 from jax.test_util import check_grads
 
 import splines
-from _references import method_options, reference_slopes
+from _references import LOCAL_METHODS, method_options, reference_slopes
 
 N = 15
 FRACS = (0.1, 0.5, 0.9)  # queries strictly inside cells (f''' jumps at knots)
@@ -317,7 +323,7 @@ def test_unit_span_control():
     assert jnp.zeros(()).dtype == jnp.float64  # conftest turned x64 on
 
 
-# ------------------------------------------- slopes that dy/dx cannot hold (issue 22)
+# ---------------------------------------------------------- slopes that dy/dx cannot hold
 
 # The slope rules give each knot's slope in units of its cell (`_slopes._units`), so
 # values and derivatives are right when dy/dx itself is not representable (values of
@@ -492,6 +498,170 @@ def test_1d_cubic2_huge_knot_spacing(dtype, spacing, atol):
     ours = np.asarray(splines.interp1d(x, xp, fp, bc_type="natural"))
     ref = si.CubicSpline(np.arange(6.0), fp.astype(float), bc_type="natural")(x / float(spacing))
     np.testing.assert_allclose(ours, ref, rtol=0, atol=atol)
+
+
+# ------------------------------------------------ derivative orders at extreme spans
+
+
+U = np.array([0.0, 0.2, 0.5, 0.7, 1.0])  # uneven unit knots
+
+
+V = np.array([1.0, -1.0, 0.5, 0.3, -0.2])
+
+
+UQ = np.array([0.1, 0.6])
+
+
+@pytest.mark.parametrize(
+    "dtype, span, scale",
+    [(np.float32, 1e20, 1e30), (np.float32, 1e-20, 1e-30), (np.float32, 1e13, 1.0),
+     (np.float64, 1e250, 1e250), (np.float64, 1e-250, 1e-250)],
+)  # fmt: skip
+def test_higher_derivatives_at_extreme_spans(dtype, span, scale):
+    """Derivatives 2 and 3 are right wherever they are representable: 1/h is applied
+    one factor at a time (XLA folds (a / h) / h into a / h², which over- or
+    underflows; docs/architecture.md §4)."""
+    xp, fp, x = (span * U).astype(dtype), (scale * V).astype(dtype), (span * UQ).astype(dtype)
+    reference = si.CubicSpline(U, V)  # the same spline in the unit coordinate
+    tol = 2e-5 if dtype == np.float32 else 1e-12
+    orders = (0, 1, 2, 3)  # one call (one compiled program): the orders stacked first
+    out = np.asarray(splines.interp1d(x, xp, fp, derivative=orders), np.float64)
+    for d in orders:
+        expected = reference(UQ, d) * scale
+        with np.errstate(over="ignore"):
+            for _ in range(d):
+                expected = expected / span  # in f64, one factor at a time
+        info = np.finfo(dtype)
+        if not np.all((np.abs(expected) > info.tiny * 1e3) & (np.abs(expected) < info.max)):
+            continue  # not representable to relative accuracy in this dtype
+        np.testing.assert_allclose(out[d], expected, rtol=tol * 10**d, err_msg=f"order {d}")
+
+
+def test_large_values_on_large_spans_stay_finite():
+    """Values 1e30 on float32 knots 1e20 apart: the not-a-knot rows never form h · Δy
+    (1e50, past float32)."""
+    xp, fp = (1e20 * U).astype(np.float32), (1e30 * V).astype(np.float32)
+    got = np.asarray(splines.interp1d((1e20 * UQ).astype(np.float32), xp, fp), np.float64)
+    np.testing.assert_allclose(got, si.CubicSpline(U, V)(UQ) * 1e30, rtol=2e-6)
+
+
+
+# ----------------------------------- the local methods' slopes: large secants in float32
+
+
+# f32 knots 1e-7 apart and values of a few 1e30: secants ~5e37, ~7× below the
+# largest float32; every slope and value of the answer is representable, and
+# cubic2 / akima / cubic are accurate there.
+BIG_XP = (np.arange(6.0) * 1e-7).astype(np.float32)
+
+
+BIG_V = np.array([0.0, 1.0, 2.5, 3.0, 4.2, 5.0])
+
+
+BIG_SCALE = 3e30
+
+
+def _big_case(values, scale):
+    fp = (values * scale).astype(np.float32)
+    u = np.arange(len(values), dtype=np.float64)  # the unit coordinate x / 1e-7
+    return BIG_XP[: len(values)], fp, u, fp.astype(np.float64) / scale
+
+
+@pytest.mark.parametrize("method", ["monotonic", "monotonic-0"])
+def test_pchip_slopes_with_large_secants_f32(method):
+    """PCHIP's interior slopes at secants ~5e37: its harmonic mean
+    ``1 / (a/m_0 + b/m_1)`` must not form ``a/m`` ≈ 1e-38, below float32's smallest
+    normal, which XLA:CPU flushes to zero (the slopes would be 67 % off at secants
+    4.5e37, and exactly 0 — a flat monotone spline — from ~8e37)."""
+    xp, fp, u, v = _big_case(BIG_V, BIG_SCALE)
+    expected = reference_slopes(method, u, v) * BIG_SCALE / 1e-7
+    slopes = np.asarray(splines.approx_df(xp, fp, method), np.float64)
+    error = np.max(np.abs(slopes - expected)) / np.max(np.abs(expected))
+    assert error < 2e-6, f"{method}: slopes {slopes} vs {expected}: {error:.2g}"
+
+
+def test_pchip_values_with_large_secants_f32():
+    """The monotone interpolant's values on the same data, to 2e-6 of max|f|."""
+    xp, fp, u, v = _big_case(BIG_V, BIG_SCALE)
+    x = (xp[:-1] + np.float32(0.5e-7)).astype(np.float32)
+    expected = si.PchipInterpolator(u, v)(x.astype(np.float64) / 1e-7)
+    out = np.asarray(splines.interp1d(x, xp, fp, "monotonic"), np.float64) / BIG_SCALE
+    error = np.max(np.abs(out - expected)) / np.max(np.abs(v))
+    assert error < 2e-6, f"max error {error:.2g} × max|f|"
+
+
+@pytest.mark.parametrize("method", ["cubic2", "cubic", "akima"])
+def test_other_methods_with_large_secants_f32(method):
+    """The same data for the methods without reciprocals: accurate slopes."""
+    xp, fp, u, v = _big_case(BIG_V, BIG_SCALE)
+    if method == "cubic2":
+        expected = si.CubicSpline(u, v)(u, 1)
+    else:
+        expected = reference_slopes(method, u, v)
+    slopes = np.asarray(splines.approx_df(xp, fp, method), np.float64) * 1e-7 / BIG_SCALE
+    assert np.max(np.abs(slopes - expected)) / np.max(np.abs(expected)) < 2e-6
+
+
+def test_makima_slopes_with_large_secants_f32():
+    """Akima and makima at secants 5e37 (7× below the largest float32): makima's
+    ``|m_{i+1} + m_i|`` of the two secants extrapolated beyond the first knot
+    (``3 m_0 − 2 m_1`` and ``2 m_0 − m_1``, 5× and 3× the data's secants when those
+    change sign) must not overflow, or the inf weight sum would make Akima's cutoff
+    inf and every slope the fallback (140 % off)."""
+    values = np.array([0.0, 1.0, 0.0, 0.5, 1.5, 1.0])
+    xp, fp, u, v = _big_case(values, 5e30)
+    for method in ("akima", "makima"):
+        expected = reference_slopes(method, u, v) * 5e30 / 1e-7
+        slopes = np.asarray(splines.approx_df(xp, fp, method), np.float64)
+        error = np.max(np.abs(slopes - expected)) / np.max(np.abs(expected))
+        assert error < 2e-6, f"{method}: {error:.2g}"
+
+
+
+# -------------------------------------------- the local methods at extreme scales
+
+
+SCALE_CASES = [  # (dtype, knot span, value scale): slopes max|Δf|/h representable
+    (np.float32, 1e-30, 1.0), (np.float32, 1e30, 1.0), (np.float32, 1.0, 1e30),
+    (np.float32, 1.0, 1e-30), (np.float32, 1e30, 1e30), (np.float32, 1e-30, 1e-30),
+    (np.float64, 1e-250, 1.0), (np.float64, 1e250, 1e250), (np.float64, 1.0, 1e-250),
+    (np.float64, 1e-250, 1e-250),
+]  # fmt: skip
+
+
+SC_U = np.concatenate([[0.0], np.cumsum(np.random.default_rng(0).uniform(0.5, 1.5, 11))])
+
+
+SC_V = np.random.default_rng(1).normal(size=12)
+
+
+@jax.jit
+def _all_local(x, xp, fp):
+    """Values and knot slopes of every local method: one program per dtype."""
+    return {m: (splines.interp1d(x, xp, fp, m, **method_options(m)),
+                splines.approx_df(xp, fp, m, **method_options(m)))
+            for m in LOCAL_METHODS}  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype, span, scale", SCALE_CASES, ids=str)
+def test_local_methods_are_scale_free(dtype, span, scale):
+    """Values (inside the cells) and knot slopes of every local method at
+    spans and values from 1e-30 to 1e30 (f32) and 1e±250 (f64), against the
+    reference in the unit coordinate on the rounded inputs."""
+    xp, fp = (SC_U * span).astype(dtype), (SC_V * scale).astype(dtype)
+    u, v = xp.astype(np.float64) / span, fp.astype(np.float64) / scale
+    x = ((u[:-1] + 0.37 * np.diff(u)) * span).astype(dtype)
+    q = x.astype(np.float64) / span
+    tol = 2e-6 if dtype == np.float32 else 1e-12
+    for method, (out, slopes) in _all_local(x, xp, fp).items():
+        expected_slopes = reference_slopes(method, u, v)
+        expected = si.CubicHermiteSpline(u, v, expected_slopes)(q)
+        out = np.asarray(out, np.float64) / scale
+        slopes = np.asarray(slopes, np.float64) * span / scale
+        value_error = np.max(np.abs(out - expected)) / np.max(np.abs(v))
+        slope_error = np.max(np.abs(slopes - expected_slopes)) / np.max(np.abs(expected_slopes))
+        assert value_error <= tol and slope_error <= 10 * tol, (method, value_error, slope_error)
+
 
 
 # ---------------------------------------------------------- grids at the range's ends

@@ -1,13 +1,29 @@
 """`CubicSpline`, `CubicHermiteSpline`, `PchipInterpolator`, `Akima1DInterpolator`
 against scipy's classes of the same names (f64): values, derivatives, ``c``, defaults,
-and the inputs that raise.  A port is one changed import."""
+and the inputs that raise.  A port is one changed import.
 
+At the edges of their input, against scipy wherever it has an answer: knot spans and
+values far from one (float64, and float32 against scipy on the rounded inputs, in the
+unit coordinate where scipy itself would overflow), integrals over huge ranges;
+non-finite knots, values, slopes and boundary values raise naming the argument (also
+as numpy constants inside `jit`); Python lists, ints and numpy scalars; half
+precision computes in float32; complex values; empty columns, odd query shapes,
+two knots; no warnings from ordinary use.
+"""
+
+import warnings
+
+import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.interpolate as si
 
+import _unit_splines as unit
 import splines
-from test_ppoly import close
+from _compare import close, same_roots
+from _unit_splines import F32
+from splines import Akima1DInterpolator, CubicHermiteSpline, CubicSpline, PchipInterpolator, PPoly
 
 RNG = np.random.default_rng(11)
 X = np.sort(RNG.uniform(0.0, 4.0, 9)) + np.arange(9) * 0.3  # no tiny cells
@@ -149,3 +165,179 @@ def test_other_bad_input():
             cls(X, Y[0] + 1j)
     with pytest.raises(NotImplementedError):
         splines.Akima1DInterpolator(X, Y[0], method="pchip")
+
+
+# ----------------------------------------------------------- scale
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e300])
+def test_f64_knot_spans_far_from_one(scale):
+    """Scale-free: the spline on x·s is the spline on x, rescaled (scipy overflows there)."""
+    ours, ref = CubicSpline(unit.X * scale, unit.Y), si.CubicSpline(unit.X, unit.Y)
+    close(ours(unit.Q * scale), ref(unit.Q))
+    close(np.asarray(ours(unit.Q * scale, 1)) * scale, ref(unit.Q, 1), 1e-11)
+    close(float(ours.integrate(0.0, 1.0 * scale)) / scale, ref.integrate(0.0, 1.0))
+    close(np.asarray(ours.antiderivative()(unit.Q * scale)) / scale, ref.antiderivative()(unit.Q))
+    same_roots(ours.roots() / scale, ref.roots())
+    same_roots(ours.solve(0.5, extrapolate=False) / scale, ref.solve(0.5, extrapolate=False))
+
+
+@pytest.mark.parametrize("name, scale", [("CubicSpline", 1e-30), ("Akima1DInterpolator", 1e30)])
+def test_f32_spans_against_scipy_on_rounded_inputs(name, scale):
+    ours_cls, ref_cls = unit.CLASSES[name][0], unit.CLASSES[name][1]
+    x = unit.X.astype(F32)  # the shapes of the other f32 tests: the same programs
+    y = np.sin(3 * x).astype(F32)
+    xs = (x.astype(float) * scale).astype(F32)
+    q = (unit.Q * scale).astype(F32)
+    ours = ours_cls(xs, y)
+    ref = ref_cls(xs.astype(float) / scale, y.astype(float))
+    values = np.asarray(ours(q))
+    assert values.dtype == F32 and ours.c.dtype == F32
+    close(values, ref(q.astype(float) / scale), 2e-6)
+    close(np.asarray(ours(q, 1), float) * scale, ref(q.astype(float) / scale, 1), 1e-5)
+
+
+def test_values_near_the_top_of_the_f64_range():
+    ours, ref = CubicSpline(unit.X, unit.Y * 1e300), si.CubicSpline(unit.X, unit.Y * 1e300)
+    close(np.asarray(ours(unit.Q)) / 1e300, ref(unit.Q) / 1e300)
+    close(float(ours.integrate(-1, 2)) / 1e300, ref.integrate(-1, 2) / 1e300)
+    same_roots(ours.solve(0.5e300), ref.solve(0.5e300))
+
+
+def test_integrals_over_huge_ranges():
+    ours, ref = CubicSpline(unit.X, unit.Y), si.CubicSpline(unit.X, unit.Y)
+    close(ours.integrate(-1e5, 1e5), ref.integrate(-1e5, 1e5))
+    assert ours.integrate(-1e100, 1e100) == ref.integrate(-1e100, 1e100) == np.inf
+    yp = np.sin(2 * np.pi * unit.X)
+    yp[-1] = yp[0]
+    ours = CubicSpline(unit.X, yp, bc_type="periodic")
+    ref = si.CubicSpline(unit.X, yp, bc_type="periodic")
+    period = unit.X[-1] - unit.X[0]
+    for a, b in [(-1e15, 1e15 + 0.25), (0.1, 1e6 + 0.35)]:
+        # (b - a) / period whole periods, each integral exact to rounding (an ulp of
+        # max|y| · period; here the exact value is 0, so each library keeps its own
+        # rounding noise, ~1e-17): that noise times the count is the conditioning.
+        bound = 4 * (b - a) / period * np.finfo(float).eps * np.abs(yp).max() * period
+        np.testing.assert_allclose(ours.integrate(a, b), ref.integrate(a, b), rtol=0, atol=bound)
+
+
+# --------------------------------------------------- non-finite data
+
+
+@pytest.mark.parametrize("name", list(unit.CLASSES))
+def test_non_finite_knots_raise_eagerly_also_as_constants_inside_jit(name):
+    make = unit.CLASSES[name][0]
+    for x in unit.BAD_X.values():
+        with pytest.raises(ValueError, match=r"`x` must be finite; `x\[\d\]`"):
+            make(x, unit.Y)
+        with pytest.raises(ValueError, match="`x` must be finite"):
+            jax.jit(lambda: make(x, unit.Y)(0.5))()
+
+
+@pytest.mark.parametrize("name", list(unit.CLASSES))
+def test_non_finite_values_raise_naming_y(name):
+    for value in (np.nan, np.inf):
+        with pytest.raises(ValueError, match=r"`y` must be finite; `y\[3\]`"):
+            unit.CLASSES[name][0](unit.X, np.where(np.arange(6) == 3, value, unit.Y))
+
+
+def test_non_finite_slopes_and_boundary_values():
+    with pytest.raises(ValueError, match=r"`dydx` must be finite; `dydx\[1\]`"):
+        CubicHermiteSpline(unit.X, unit.Y, np.where(np.arange(6) == 1, np.nan, unit.DYDX))
+    for value in (np.nan, np.inf):
+        with pytest.raises(ValueError, match="bc_type"):
+            CubicSpline(unit.X, unit.Y, bc_type=((1, value), "natural"))
+    traced = jax.jit(lambda v: CubicSpline(unit.X, unit.Y, bc_type=((1, v), "natural"))(unit.Q))(
+        np.nan)
+    assert np.all(np.isnan(traced))
+
+
+# ------------------------------------------------- types and dtypes
+
+
+def test_python_lists_ints_and_numpy_scalars():
+    close(CubicSpline(list(range(6)), [0, 1, 0, 1, 2, 3])(list(unit.Q)),
+          si.CubicSpline(list(range(6)), [0, 1, 0, 1, 2, 3])(list(unit.Q)))  # fmt: skip
+    spline, ref = CubicSpline(unit.X, unit.Y, axis=np.int64(-1)), si.CubicSpline(unit.X, unit.Y)
+    close(spline(unit.Q, np.int64(2)), ref(unit.Q, 2))
+    close(spline.derivative(np.int32(1)).c, ref.derivative(1).c)
+    with pytest.raises(TypeError, match="`nu`"):
+        spline(0.3, 1.0)
+    with pytest.raises(TypeError, match="`axis`"):
+        CubicSpline(unit.X, unit.Y, axis=0.0)
+    with pytest.raises(TypeError, match="`size`"):
+        spline.roots(size=3.0)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, jnp.bfloat16])
+def test_half_precision_computes_in_float32(dtype):
+    x, y = unit.X.astype(F32), np.sin(3 * unit.X).astype(dtype)
+    spline = CubicSpline(x, y)
+    assert spline(np.float32(0.5)).dtype == F32 and spline.c.dtype == F32
+    ref = si.CubicSpline(x.astype(float), y.astype(float))
+    close(spline(unit.Q.astype(F32)), ref(unit.Q.astype(F32)), 2e-6)
+    p = PPoly(np.ones((2, 2), dtype), np.array([0, 1, 2], F32))
+    assert p(np.float32(0.5)).dtype == F32 and p.c.dtype == F32
+
+
+def test_complex_y_is_interpolated_and_every_other_argument_must_be_real():
+    yc = unit.Y + 1j * np.cos(unit.X)
+    ours, ref = CubicSpline(unit.X, yc), si.CubicSpline(unit.X, yc)
+    close(ours(unit.Q), ref(unit.Q))
+    close(ours.c, ref.c)
+    for call in (ours.roots, lambda: ours.solve(0.5), lambda: jax.jit(lambda s: s.roots(size=3))(ours),
+                 lambda: PPoly(np.ones((4, 5)) * 1j, unit.X).roots()):  # fmt: skip
+        with pytest.raises(ValueError, match="real coefficients"):
+            call()
+    for cls in (PchipInterpolator, Akima1DInterpolator):
+        with pytest.raises(ValueError, match="real `y`"):
+            cls(unit.X, yc)
+    with pytest.raises(TypeError, match="`bc_type`"):
+        CubicSpline(unit.X, unit.Y, bc_type=((1, 1j), "natural"))
+    for call, name in [(lambda: ours(0.5 + 1j), "x"), (lambda: ours.integrate(1j, 1), "a"),
+                       (lambda: CubicSpline(unit.X, unit.Y).solve(0.5 + 1j), "y"),
+                       (lambda: PPoly(np.ones((4, 5)), unit.X + 0j), "x")]:  # fmt: skip
+        with pytest.raises(TypeError, match=f"`{name}` must be real"):
+            call()
+
+
+# ------------------------------------------------------------ shapes
+
+
+@pytest.mark.parametrize("name", ["CubicSpline", "PchipInterpolator", "Akima1DInterpolator"])
+def test_zero_columns_give_empty_values_coefficients_and_integrals(name):
+    ours_cls, ref_cls = unit.CLASSES[name]
+    empty = np.zeros((6, 0))
+    assert ours_cls(unit.X, empty)(np.array([0.1, 0.2])).shape == (2, 0)
+    assert ours_cls(unit.X, empty).c.shape == ref_cls(unit.X, empty).c.shape == (4, 5, 0)
+    assert ours_cls(unit.X, empty).integrate(0, 1).shape == (0,)
+    assert ours_cls(unit.X, empty.T, axis=1)(0.5).shape == (0,)
+
+
+@pytest.mark.parametrize("name", ["Akima1DInterpolator"])
+def test_odd_query_shapes_and_last_axis(name):
+    ours_cls, ref_cls = unit.CLASSES[name]
+    y3 = np.random.default_rng(1).normal(size=(2, 3, 6))
+    ours, ref = ours_cls(unit.X, y3, axis=-1), ref_cls(unit.X, y3, axis=2)
+    assert ours.axis == ref.axis == 2
+    for q in (0.3, np.array(0.3), np.zeros((3, 0)), np.full((2, 3, 4), 0.3), [0.1, 0.9]):
+        close(ours(q), ref(q))
+    close(ours.c, ref.c)
+    close(ours.integrate(0.1, 0.7), ref.integrate(0.1, 0.7))
+
+
+@pytest.mark.parametrize("name", ["PchipInterpolator", "Akima1DInterpolator"])
+def test_two_knots_and_one_interval(name):
+    ours_cls, ref_cls = unit.CLASSES[name]
+    q = np.array([-1.0, 0.1, 0.5])
+    close(ours_cls(unit.X[:2], unit.Y[:2], extrapolate=True)(q),
+          ref_cls(unit.X[:2], unit.Y[:2], extrapolate=True)(q))
+    with pytest.raises(ValueError, match="at least 2"):
+        ours_cls(unit.X[:1], unit.Y[:1])
+
+
+def test_no_warnings_from_ordinary_use():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        spline = CubicSpline(unit.X, unit.Y)
+        spline(unit.Q), spline.integrate(0, 1), spline.roots(), spline.derivative().c

@@ -12,7 +12,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+import splines
 from splines import Interpolator1D, interp1d
+from splines._pieces import search as _search
 
 B, N, M = 3, 6, 5  # grids, knots per grid, queries per grid
 
@@ -219,6 +221,17 @@ def test_batch_of_interpolators(name):
     ref = np.stack([interp1d(X[k], XP[k], fp[k], period=None if period is None else period[k],
                              **kwargs) for k in range(B)])  # fmt: skip
     assert_close(values, ref)
+
+
+# vmap over no grids (a batch of size 0) gives an empty result, as the cell search does for
+# no rows of breaks.
+def test_vmap_over_an_empty_batch_of_grids():
+    x = jnp.linspace(0, 1, 7)
+    out = jax.vmap(lambda xp, fp: splines.interp1d(x, xp, fp, method="linear"))(
+        jnp.zeros((0, 5)), jnp.zeros((0, 5)))
+    assert out.shape == (0, 7)
+    assert _search.locate(np.zeros((0, 4)), np.zeros((0, 20))).shape == (0, 4)
+
 
 
 # ------------------------------------------------------------ vmap x grad --

@@ -1,7 +1,15 @@
-"""Eager calls remember their static plan and data verdicts (`splines._utils.eager_cache`), never wrongly.
+"""Eager calls: their fast paths keep the jitted answers and the errors, and what they
+remember is never wrong.
 
-A remembered plan must give exactly what planning afresh gives, and a
-remembered verdict must only ever stand for an immutable array that passed.
+An eager `interp1d` runs its checks in numpy and passes its constant scalars
+(scipy's default boundary values, the NaN fills) as cached jax arrays: the checks
+take one vector test in the common case, the search for the first bad entry only
+when it fails, and the constants are made once, outside any trace.
+
+It also remembers its static plan and the verdicts on its data
+(`splines._utils.eager_cache`): a remembered plan must give exactly what planning
+afresh gives, and a remembered verdict must only ever stand for an immutable array
+that passed.
 """
 
 import gc
@@ -14,10 +22,88 @@ import pytest
 import splines
 from splines._interpolate import prepare as _fit
 from splines._utils import eager_cache as _memo
+from splines._utils.dtypes import constant
+from splines._utils.validate import check_knots_eagerly, check_values_eagerly
 
 XP = np.linspace(0.0, 1.0, 8)
 FP = np.sin(3 * XP)
 X = np.array([-0.5, 0.05, 0.5, 0.95, 1.5])
+Q = np.linspace(-0.1, 1.1, 9)
+
+
+# --------------------------------------------------------- constants, eager against jitted
+
+
+def test_constants_are_concrete_even_when_first_made_in_a_trace():
+    value = 0.123456789
+
+    @jax.jit
+    def traced():
+        made = constant(value, jnp.float32)
+        assert not isinstance(made, jax.core.Tracer)
+        return made * 2
+
+    assert float(traced()) == np.float32(value) * 2
+    cached = constant(value, jnp.float32)  # the same object, usable eagerly
+    assert cached is constant(value, jnp.float32) and not isinstance(cached, jax.core.Tracer)
+    assert cached.dtype == jnp.float32 and not cached.weak_type
+
+
+@pytest.mark.parametrize(
+    "bc_type, extrap",
+    [(None, False), ("natural", True), ("clamped", 0.25), (((1, 0.5), (2, -1.0)), False)],
+)
+def test_eager_equals_jitted_in_any_order(bc_type, extrap):
+    def call(q, x, y):
+        return splines.interp1d(q, x, y, bc_type=bc_type, extrap=extrap)
+
+    jitted = jax.jit(call)
+    first = np.asarray(jitted(Q, XP, FP))  # constants first made while tracing
+    eager = np.asarray(call(Q, XP, FP))
+    np.testing.assert_array_equal(eager, first)
+    np.testing.assert_array_equal(np.asarray(jitted(Q, XP, 2 * FP)),
+                                  np.asarray(call(Q, XP, 2 * FP)))
+
+
+def test_traced_and_eager_calls_share_nothing_wrong():
+    f = jax.jit(lambda x, xp, fp: splines.interp1d(x, xp, fp, extrap=True))
+    eager = splines.interp1d(X, XP, FP, extrap=True)
+    np.testing.assert_allclose(f(X, XP, FP), eager, rtol=1e-14)
+    np.testing.assert_allclose(splines.interp1d(X, XP, FP, extrap=True), eager, rtol=0)
+
+
+# ------------------------------------------------------ data checks and their verdicts
+
+
+@pytest.mark.parametrize(
+    "knots, message",
+    [
+        ([0.0, 1.0, np.nan, 3.0], r"`xp` must be finite; `xp\[2\]` = nan"),
+        ([0.0, np.inf, np.inf, 3.0], r"`xp` must be finite; `xp\[1\]` = inf"),
+        ([0.0, 2.0, 1.0, 3.0], r"strictly increasing .* `xp\[1\]` = 2.0 but `xp\[2\]` = 1.0"),
+        ([0.0, 1.0, 1.0, 3.0], r"strictly increasing"),
+        ([0.0, 1e-320, 1.0, 3.0], r"below the smallest normal"),
+    ],
+)
+def test_bad_knots_still_name_the_first_bad_entry(knots, message):
+    with pytest.raises(ValueError, match=message):
+        check_knots_eagerly(np.asarray(knots), "xp")
+    with pytest.raises(ValueError, match=message), np.errstate(all="raise"):
+        splines.interp1d(0.5, np.asarray(knots), np.zeros(4))  # and no numpy warning
+
+
+def test_valid_knots_pass_at_every_size():
+    for n in (1, 2, 3, 64):
+        check_knots_eagerly(np.arange(float(n)), "xp")
+    check_knots_eagerly(np.array([0.0, np.finfo(float).tiny]), "xp")  # exactly tiny apart
+
+
+def test_bad_values_still_name_the_first_bad_entry():
+    values = np.zeros((4, 3))
+    values[2, 1], values[3, 0] = np.inf, np.nan
+    with pytest.raises(ValueError, match=r"`fp\[2, 1\]` = inf"):
+        check_values_eagerly(values, "fp")
+    check_values_eagerly(np.zeros((4, 3)), "fp")
 
 
 def test_a_jax_array_is_checked_once(monkeypatch):
@@ -58,6 +144,9 @@ def test_a_verdict_goes_with_its_array():
     del xp
     gc.collect()
     assert key not in _memo._PASSED
+
+
+# ------------------------------------------------------------------------ plans
 
 
 @pytest.mark.parametrize(
@@ -132,13 +221,6 @@ def test_query_types_keep_their_dtypes(x):
     want = splines.interp1d(x, knots, FP.astype(np.float32))
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_array_equal(got, want)
-
-
-def test_traced_and_eager_calls_share_nothing_wrong():
-    f = jax.jit(lambda x, xp, fp: splines.interp1d(x, xp, fp, extrap=True))
-    eager = splines.interp1d(X, XP, FP, extrap=True)
-    np.testing.assert_allclose(f(X, XP, FP), eager, rtol=1e-14)
-    np.testing.assert_allclose(splines.interp1d(X, XP, FP, extrap=True), eager, rtol=0)
 
 
 def test_the_memo_starts_over_when_full(monkeypatch):

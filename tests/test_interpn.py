@@ -916,3 +916,20 @@ def test_lowered_program_has_no_host_callbacks_or_branches(method, period):
     for forbidden in ("callback", "stablehlo.case", "stablehlo.if"):
         assert forbidden not in text, forbidden
     assert loops_outside_kernels(text) == []
+
+
+@pytest.mark.parametrize("fill_value", [np.nan, None, 0.0])
+def test_every_axis_periodic_accepts_any_fill(fill_value):
+    """With a period on every axis no point is outside: ``bounds_error=False`` and any
+    ``fill_value`` give the wrapped values, as ``bounds_error=True`` does."""
+    x = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+    values = np.sin(x)[:, None] * np.cos(x)
+    xi = np.array([[0.3, 7.0], [-1.0, 2.5]])
+    wrapped = splines.interpn((x, x), values, xi, period=2 * np.pi)
+    out = splines.interpn((x, x), values, xi, bounds_error=False, fill_value=fill_value,
+                          period=2 * np.pi)  # fmt: skip
+    np.testing.assert_allclose(out, wrapped, rtol=1e-14)
+    rgi = splines.RegularGridInterpolator((x,), np.sin(x), period=2 * np.pi,
+                                          bounds_error=False, fill_value=fill_value)  # fmt: skip
+    raising = splines.RegularGridInterpolator((x,), np.sin(x), period=2 * np.pi)
+    np.testing.assert_allclose(rgi(np.array([[7.0]])), raising(np.array([[7.0]])), rtol=1e-14)

@@ -247,8 +247,8 @@ def interpn(
         values, xi)`` (at least float32).  Differentiable in ``points``,
         ``values`` and ``xi``; jittable and vmappable.
     """
-    extrap = scipy_fill(bounds_error, fill_value)
     points, values = points_and_values(points, values)
+    extrap = scipy_fill(bounds_error, fill_value, per_axis(period, len(points), "period"))
     check_fill_kind(fill_value, values)
     names = scipy_names(len(points))
     fit_spec, fit_args = _prepare_grid(points, values, grid_method(method), bc_type, period, c,

@@ -246,8 +246,8 @@ class RegularGridInterpolator(eqx.Module):
         bc_type: Any = None,
         c: Optional[Float[ArrayLike, ""]] = None,
     ):
-        extrap = scipy_fill(bounds_error, fill_value)
         points, values = points_and_values(points, values)
+        extrap = scipy_fill(bounds_error, fill_value, per_axis(period, len(points), "period"))
         check_fill_kind(fill_value, values)
         self.spline = TensorSpline(points, values, grid_method(method), bc_type, extrap, period,
                                    c, {}, scipy_names(len(points)))  # fmt: skip
@@ -263,7 +263,7 @@ class RegularGridInterpolator(eqx.Module):
         """The interpolant (or its derivatives of orders ``nu`` per axis) at ``xi``."""
         spline = self.spline
         if method is not None and grid_method(method) != spline.method:  # (not an alias)
-            extrap = scipy_fill(self.bounds_error, self.fill_value)
+            extrap = scipy_fill(self.bounds_error, self.fill_value, self.periods)
             spline = TensorSpline(self.grid, self.values, grid_method(method), None, extrap,
                                   self.periods, None, {}, spline.names)  # fmt: skip
         xi = query_points(xi, len(self.grid), spline.breaks[0].dtype)

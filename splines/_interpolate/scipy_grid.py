@@ -41,18 +41,19 @@ def grid_method(method) -> str:
     return method
 
 
-def scipy_fill(bounds_error, fill_value):
+def scipy_fill(bounds_error, fill_value, periods):
     """The ``extrap`` option of scipy's ``bounds_error`` and ``fill_value``.
 
     Points outside raise eagerly when ``bounds_error`` (`check_bounds`); traced,
-    they get NaN.  ``fill_value=None`` extends the end pieces.
+    they get NaN.  ``fill_value=None`` extends the end pieces.  When every axis
+    has a period no point is outside, and the fill has nothing to do.
     """
     if not isinstance(bounds_error, (bool, np.bool_)):
         raise TypeError(f"`bounds_error` must be a bool; got {bounds_error!r}.")
     if fill_value is not None and not (np.ndim(fill_value) == 0
                                        and dtype_kind(fill_value) in "biufc"):  # fmt: skip
         raise ValueError(f"`fill_value` must be None or a number; got {fill_value!r}.")
-    if bounds_error:
+    if bounds_error or all(p is not None for p in periods):
         return False
     if fill_value is None:
         return True

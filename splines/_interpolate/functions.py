@@ -251,7 +251,7 @@ def interpn(
     extrap = scipy_fill(bounds_error, fill_value, per_axis(period, len(points), "period"))
     check_fill_kind(fill_value, values)
     names = scipy_names(len(points))
-    fit_spec, fit_args = _prepare_grid(points, values, grid_method(method), bc_type, period, c,
+    fit_spec, fit_args = prepare_grid(points, values, grid_method(method), bc_type, period, c,
                                        {}, names)  # fmt: skip
     xi = query_points(xi, len(points), fit_args.knots[0].dtype)
     if bounds_error:
@@ -269,15 +269,19 @@ def scipy_names(d: int) -> ArgumentNames:
 def interp_grid(queries, knots, fp, method, derivative, extrap, period, bc_type, c, given,
                 names: ArgumentNames):  # fmt: skip
     """`interp2d`/`interp3d` on any number of axes (``given``: mask → derivative)."""
-    fit_spec, fit_args = _prepare_grid(knots, fp, method, bc_type, period, c, given, names)
-    real = fit_args.knots[0].dtype
-    queries = tuple(prepare_queries(q, real, n)
-                    for q, n in zip(lists_to_arrays(*queries), names.queries))  # fmt: skip
+    fit_spec, fit_args = prepare_grid(knots, fp, method, bc_type, period, c, given, names)
+    queries = grid_queries(queries, fit_args.knots[0].dtype, names)
     plan = memoized(evaluation_plan, (), (derivative, extrap), (False, fit_spec, fit_args.fp.dtype))
     return _interpolate(queries, fit_args, plan[1], fit_spec, plan[0])
 
 
-def _prepare_grid(knots, fp, method, bc_type, period, c, given: dict, names: ArgumentNames):
+def grid_queries(queries, real, names: ArgumentNames) -> tuple:
+    """One query array per axis, from lists, in the queries' dtype (named for errors)."""
+    return tuple(prepare_queries(q, real, n)
+                 for q, n in zip(lists_to_arrays(*queries), names.queries))  # fmt: skip
+
+
+def prepare_grid(knots, fp, method, bc_type, period, c, given: dict, names: ArgumentNames):
     """Arrays from lists, one period per axis, and the checked fit."""
     knots, (fp, c) = lists_to_arrays(*knots), lists_to_arrays(fp, c)
     periods = lists_to_arrays(*per_axis(period, len(knots), "period"))

@@ -25,7 +25,7 @@ from .evaluate import (
     prepare_queries,
 )
 from .fit import jit_fit
-from .functions import GRID_NAMES, _prepare_grid, scipy_names
+from .functions import GRID_NAMES, grid_queries, prepare_grid, scipy_names
 from .options import parse_extrap, parse_grid_extrap, per_axis
 from .prepare import ArgumentNames, prepare_fit
 from .scipy_grid import (
@@ -114,7 +114,7 @@ class TensorSpline(eqx.Module):
     names: ArgumentNames = eqx.field(static=True)
 
     def __init__(self, knots, fp, method, bc_type, extrap, period, c, given, names: ArgumentNames):
-        spec, args = _prepare_grid(knots, fp, method, bc_type, period, c, given, names)
+        spec, args = prepare_grid(knots, fp, method, bc_type, period, c, given, names)
         extraps = parse_grid_extrap(extrap, spec.periodic, args.fp.dtype)
         self.breaks, self.nodes, self.end = jit_fit(args, spec)
         self.fill = jnp.stack([jnp.stack(e.fill) for e in extraps])
@@ -122,9 +122,7 @@ class TensorSpline(eqx.Module):
         self.method, self.column_shape, self.names = spec.method, spec.column_shape, names
 
     def __call__(self, queries: tuple, derivative) -> Inexact[Array, "..."]:
-        real = self.breaks[0].dtype
-        queries = tuple(prepare_queries(q, real, n)
-                        for q, n in zip(lists_to_arrays(*queries), self.names.queries))  # fmt: skip
+        queries = grid_queries(queries, self.breaks[0].dtype, self.names)
         spec = grid_eval_spec(self, derivative)
         return jit_evaluate(queries, self.breaks, self.nodes, self.fill, spec, self.end)
 

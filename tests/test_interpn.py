@@ -872,9 +872,10 @@ def test_unavailable_or_unknown_methods_raise_naming_the_method(method):
 
 
 def test_bad_arguments_raise():
-    """``points`` not a tuple/list: TypeError; a complex fill with real values: TypeError;
-    a non-numeric fill: ValueError; values not matching the points: ValueError naming
-    ``values`` and ``points[i]``; non-increasing concrete points: ValueError naming them
+    """``points`` not a tuple/list: TypeError; a complex fill with real values: ValueError
+    (scipy's type); a non-numeric fill: ValueError; values not matching the points:
+    ValueError naming ``values`` and ``points[i]``; non-monotone concrete points:
+    ValueError naming them and the user's indices, also when they start descending
     (interpn and the class).  A complex fill with complex values is fine."""
 
     def rgi(p, v, q, **kw):
@@ -883,7 +884,7 @@ def test_bad_arguments_raise():
     for f in (splines.interpn, rgi):
         with pytest.raises(TypeError, match="`points` must be a tuple"):
             f(np.stack([E_PTS[0], E_PTS[0]]), E_VALUES[:, :5, 0], E_XI[:, :2])
-        with pytest.raises(TypeError, match="complex but `values` are real"):
+        with pytest.raises(ValueError, match="complex but `values` are real"):
             f(E_PTS, E_VALUES, E_XI, bounds_error=False, fill_value=1j)
         with pytest.raises(ValueError, match="`fill_value` must be None or a number"):
             f(E_PTS, E_VALUES, E_XI, bounds_error=False, fill_value="a")
@@ -897,6 +898,12 @@ def test_bad_arguments_raise():
         tie = (E_PTS[0], E_PTS[1][[0, 1, 1, 2, 3, 4]], E_PTS[2])
         with pytest.raises(ValueError, match=r"`points\[1\]` must be strictly increasing"):
             f(tie, E_VALUES, E_XI)
+        down = (E_PTS[0], E_PTS[1], np.array([3.0, 1.0, 2.0, 0.0]))
+        with pytest.raises(ValueError, match=r"starts descending, but `points\[2\]\[1\]` = 1.0 "
+                                             r"and `points\[2\]\[2\]` = 2.0"):  # fmt: skip
+            f(down, E_VALUES, E_XI)
+        with pytest.raises(ValueError, match=r"`points\[2\]` must be finite; `points\[2\]\[1\]`"):
+            f((E_PTS[0], E_PTS[1], np.array([3.0, np.nan, 2.0, 0.0])), E_VALUES, E_XI)
     out = splines.interpn(E_PTS, E_VALUES + 0j, E_XI + 100, bounds_error=False, fill_value=1j)
     np.testing.assert_array_equal(out, np.full(3, 1j))
 
@@ -933,3 +940,55 @@ def test_every_axis_periodic_accepts_any_fill(fill_value):
                                           bounds_error=False, fill_value=fill_value)  # fmt: skip
     raising = splines.RegularGridInterpolator((x,), np.sin(x), period=2 * np.pi)
     np.testing.assert_allclose(rgi(np.array([[7.0]])), raising(np.array([[7.0]])), rtol=1e-14)
+
+
+def test_rgi_fill_value_may_be_traced_and_is_data():
+    """``fill_value`` is an array leaf of the class: built under jit from a traced fill it
+    fills with that value, and two fills share one program; a call with another method
+    keeps it."""
+    traces = []
+
+    @jax.jit
+    def filled(fill):
+        traces.append(1)
+        rgi = splines.RegularGridInterpolator(E_PTS, E_VALUES, bounds_error=False,
+                                              fill_value=fill)  # fmt: skip
+        return rgi(E_XI + 100), rgi(E_XI + 100, "cubic")
+
+    for fill in (3.0, -1.5):
+        for out in filled(fill):
+            np.testing.assert_array_equal(out, np.full(3, fill))
+    assert len(traces) == 1
+    rgi = jax.jit(lambda f: splines.RegularGridInterpolator(
+        E_PTS, E_VALUES, bounds_error=False, fill_value=f))(2.0)  # fmt: skip
+    np.testing.assert_array_equal(rgi(E_XI + 100), np.full(3, 2.0))
+    assert float(rgi.fill_value) == 2.0
+
+
+def test_nearest_extrapolates_infinite_points_to_the_edge_values_as_scipy():
+    """With ``fill_value=None`` a constant end piece has a value at ±inf: "nearest" gives
+    the edge cells' values there, as scipy (linear gives NaN, as scipy)."""
+    pts = (np.linspace(0.0, 1.0, 5), np.array([0.0, 0.5, 1.5, 2.0]))
+    values = np.random.default_rng(5).normal(size=(5, 4))
+    xi = np.array([[np.inf, 0.6], [-np.inf, 1.9], [0.3, np.inf], [0.2, -np.inf]])
+    ours = splines.interpn(pts, values, xi, "nearest", bounds_error=False, fill_value=None)
+    ref = si.interpn(pts, values, xi, "nearest", bounds_error=False, fill_value=None)
+    np.testing.assert_array_equal(ours, ref)
+    linear = splines.interpn(pts, values, xi, "linear", bounds_error=False, fill_value=None)
+    assert np.all(np.isnan(linear))
+
+
+def test_nan_values_give_nan_gradients_in_xi_for_nearest():
+    """Traced NaN values: "nearest" is NaN where its cell's value is, and so is its
+    gradient w.r.t. the points (not a plausible zero), as for the other methods."""
+    values = jnp.asarray(E_VALUES).at[1, 2, 0].set(jnp.nan)
+    point = jnp.asarray([[E_PTS[0][1], E_PTS[1][2], E_PTS[2][0]]]) + 1e-3
+
+    @jax.jit
+    def value_and_grad(v, xi):
+        return jax.value_and_grad(lambda q: splines.interpn(E_PTS, v, q, "nearest").sum())(xi)
+
+    value, grad = value_and_grad(values, point)
+    assert np.isnan(value) and np.all(np.isnan(grad))
+    value, grad = value_and_grad(jnp.asarray(E_VALUES), point)
+    assert np.isfinite(value) and np.all(grad == 0)

@@ -5,8 +5,11 @@ Required: a NaN query gives NaN — every method, every derivative order 0..5
 mode, with and without a `period`, through `interp1d` and `Interpolator1D`, in
 f32 and f64.  Under a period ±inf gives NaN (it has no place in the period).
 Without a period, ±inf is out of range: NaN with ``extrap=False``, the fill
-value with a fill, and NaN with ``extrap=True`` (an extended polynomial has no
-value at ±inf; scipy also gives NaN), every method and order alike.
+value with a fill, and with ``extrap=True`` NaN for every method of degree ≥ 1
+and every order (an extended polynomial has no value at ±inf; scipy's `PPoly`
+also gives NaN); "nearest"'s extended constant keeps its end value there
+(derivatives 0), as scipy's `interp1d` and `RegularGridInterpolator` and
+interpax give.
 Finite queries in the same array as NaNs are unaffected: they equal the same
 call on an array whose non-finite entries were replaced by finite ones.
 
@@ -132,10 +135,13 @@ def _label(c, dtype):
 
 
 def _expected_nonfinite(x, c):
-    """What a non-finite query must give: NaN, or the fill (None: unspecified)."""
-    mode = c[2]
+    """What a non-finite query must give: NaN, the fill, or nearest's end value."""
+    _, method, mode, k = c
     expected = np.full(x.shape, np.nan)
     inf = np.isinf(x)
+    if mode == "extend" and method == "nearest":
+        expected[x == -np.inf] = FP[0] if k == 0 else 0.0
+        expected[x == np.inf] = FP[-1] if k == 0 else 0.0
     if mode == "fill":
         expected[inf] = FILL
     if mode == "pair":
@@ -227,7 +233,7 @@ def test_eager_calls_outside_any_jit(method, k, kwargs):
         assert np.all(np.isnan(out[nan])), f"NaN-QUERY defect {what}: {out[nan]}"
         if "period" in kwargs:
             assert np.all(np.isnan(out[inf])), f"INF-QUERY defect {what}: {out[inf]}"
-        elif kwargs["extrap"] is True:
+        elif kwargs["extrap"] is True:  # (no "nearest" case here)
             assert np.all(np.isnan(out[inf])), f"INF-QUERY defect {what}: {out[inf]}"
         else:
             fill = kwargs["extrap"]
@@ -259,8 +265,8 @@ def test_property_nan_exactly_where_the_query_is_nan(values, nan_mask, f32):
 
 
 def test_grid_infinite_queries_follow_the_1d_rule():
-    """On a grid, per axis: NaN on an extended axis, the fill on a filled one, NaN
-    under a period; NaN queries NaN on any axis."""
+    """On a grid, per axis: NaN on an extended axis (nearest: its end value), the fill
+    on a filled one, NaN under a period; NaN queries NaN on any axis."""
     from splines import interp2d
 
     xp, yp = np.arange(5.0), np.arange(4.0)
@@ -272,7 +278,12 @@ def test_grid_infinite_queries_follow_the_1d_rule():
                               for m in methods])(x)  # fmt: skip
     for method, (extended, filled, wrapped) in zip(methods, outs):
         extended, filled, wrapped = (np.asarray(a) for a in (extended, filled, wrapped))
-        assert np.all(np.isnan(extended[[0, 1, 3]])) and np.isfinite(extended[2]), method
+        if method == "nearest":
+            ends = interp2d(xp[[-1, 0]], 1.5, xp, yp, fp, method)  # the edge cells' values
+            np.testing.assert_array_equal(extended[[0, 1]], ends)
+            assert np.isnan(extended[3]) and np.isfinite(extended[2])
+        else:
+            assert np.all(np.isnan(extended[[0, 1, 3]])) and np.isfinite(extended[2]), method
         np.testing.assert_array_equal(filled[[0, 1]], FILL, err_msg=method)
         assert np.all(np.isnan(wrapped[[0, 1, 3]])), method
 

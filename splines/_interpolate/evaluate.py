@@ -132,7 +132,9 @@ def evaluate(queries: tuple, breaks: tuple, table, fill, spec: EvalSpec, end=Non
             if not (spec.extend[axis] or spec.periodic[axis]):
                 out = fill_outside(out, cell.x, b, fill[axis])
         for axis, cell in enumerate(cells):
-            out = nan_where_no_value(out, cell.x, spec.extend[axis] and not spec.periodic[axis])
+            polynomial = local.shape[2 + axis] > 1  # "nearest": a constant, defined at ±inf
+            extended = spec.extend[axis] and not spec.periodic[axis] and polynomial
+            out = nan_where_no_value(out, cell.x, extended)
         results.append(from_columns(out, shape, spec.column_shape, spec.axis))
     return jnp.stack(results) if spec.stacked else results[0]
 
@@ -165,7 +167,7 @@ def derivative_along(local, t, width, x, start, order: int):
         for _ in range(min(order, degree)):
             out = out * inverse
     if order >= degree:  # no t left: keep invalid data's NaN in d/dx too
-        out = out + _zero_carrying_nan(x, start)[(...,) + (None,) * (t.ndim - 1)]
+        out = out + _zero_carrying_nan(x, start, out)
     return out
 
 
@@ -206,24 +208,30 @@ def fill_outside(out, x, breaks, fill):
 def nan_where_no_value(out, x, extended: bool = False):
     """NaN in every row of ``out`` whose query is NaN, or ±inf on ``extended`` ends.
 
-    An extended end piece is a polynomial, which has no value at ±inf (its
-    limit depends on which coefficients are zero, and Horner meets 0 · inf):
-    NaN for every method and order, as scipy.  (Under a period ±inf wraps to
-    NaN; with a fill it is outside, and gets the fill.)
+    An extended end polynomial of degree ≥ 1 has no value at ±inf (its limit
+    depends on which coefficients are zero, and Horner meets 0 · inf): NaN for
+    every such method and order, as scipy's `PPoly`.  A constant end piece
+    ("nearest") keeps its value there, as scipy and interpax do.  (Under a
+    period ±inf wraps to NaN; with a fill it is outside, and gets the fill.)
     """
     undefined = ~jnp.isfinite(x) if extended else jnp.isnan(x)
     return jnp.where(undefined[:, None], jnp.nan, out)
 
 
-def _zero_carrying_nan(x, start):
-    """An exact 0 whose derivatives in ``x`` and the knots are NaN when ``start`` is.
+def _zero_carrying_nan(x, start, out):
+    """An exact 0 (shaped as ``out``) whose derivative in ``x`` is NaN where ``start`` or
+    ``out`` is.
 
     Where the output does not depend on t (a constant piece, or a derivative
-    at or past the degree), invalid knots (NaN breaks, see `_utils.validate.poison`)
-    would otherwise leave a zero gradient w.r.t. the queries.  ``0 · start``
-    comes first so the product never overflows; infinite queries count as 0.
+    at or past the degree), invalid knots (NaN breaks, see
+    `_utils.validate.poison`) or NaN data would otherwise leave a zero
+    gradient w.r.t. the queries.  The factor ``0 · start`` (NaN where ``out``
+    is) comes first so the product never overflows (nor turns an infinite
+    ``out`` into NaN); infinite queries count as 0.
     """
-    return (0 * start) * jnp.where(jnp.isinf(x), 0, x)
+    rows = (...,) + (None,) * (out.ndim - 1)
+    zero = 0 * start[rows] + jnp.where(jnp.isnan(out), jnp.nan, 0)
+    return zero * jnp.where(jnp.isinf(x), 0, x)[rows]
 
 
 def _gather_corners(nodes, breaks: tuple, cells):

@@ -230,7 +230,7 @@ class RegularGridInterpolator(eqx.Module):
     periods: tuple  # per axis, its period or None
     method: str = eqx.field(static=True)  # as given (scipy's name or ours)
     bounds_error: bool = eqx.field(static=True)
-    fill_value: Any = eqx.field(static=True)
+    fill_value: Optional[Inexact[Array, ""]]  # None: extend; an array leaf: may be traced
 
     def __init__(
         self,
@@ -255,7 +255,7 @@ class RegularGridInterpolator(eqx.Module):
         periods = per_axis(period, len(points), "period")
         self.periods = tuple(None if p is None else jnp.asarray(p, real) for p in periods)
         self.method, self.bounds_error = method, bool(bounds_error)
-        self.fill_value = _static_fill(fill_value)
+        self.fill_value = None if fill_value is None else jnp.asarray(fill_value)
 
     def __call__(self, xi: Any, method: Optional[str] = None, *, nu: Any = None):
         """The interpolant (or its derivatives of orders ``nu`` per axis) at ``xi``."""
@@ -269,18 +269,6 @@ class RegularGridInterpolator(eqx.Module):
             check_bounds(xi, self.grid, spline.periodic)
         spec = grid_eval_spec(spline, 0 if nu is None else nu)
         return _evaluate_points(xi, spline.breaks, spline.nodes, spline.fill, spec, spline.end)
-
-
-_NAN = float("nan")  # one object: static fields compare by identity first, and NaN != NaN
-
-
-def _static_fill(fill_value):
-    """``fill_value`` as a static field: None or a Python number, NaN always one object
-    (two interpolators with NaN fills then have the same tree structure: no recompile)."""
-    if fill_value is None:
-        return None
-    value = complex(fill_value) if np.iscomplexobj(fill_value) else float(fill_value)
-    return _NAN if value != value else value
 
 
 @partial(jax.jit, static_argnums=4)

@@ -61,9 +61,9 @@ def scipy_fill(bounds_error, fill_value, periods):
 
 
 def check_fill_kind(fill_value, values) -> None:
-    """A complex ``fill_value`` needs complex ``values``, as in scipy."""
+    """A complex ``fill_value`` needs complex ``values``: a `ValueError`, as scipy's."""
     if fill_value is not None and dtype_kind(fill_value) == "c" and dtype_kind(values) != "c":
-        raise TypeError(f"`fill_value`={fill_value!r} is complex but `values` are real.")
+        raise ValueError(f"`fill_value`={fill_value!r} is complex but `values` are real.")
 
 
 def points_and_values(points, values):
@@ -78,10 +78,26 @@ def points_and_values(points, values):
         if jnp.ndim(p) == 1 and jnp.shape(p)[0] > 1 and is_concrete(p) and jnp.ndim(values) > axis:
             line = np.asarray(p)
             if line[0] > line[-1]:
+                _check_descending(line, f"points[{axis}]")
                 points[axis] = p[::-1]
                 values = jnp.flip(values, axis) if isinstance(values, jnp.ndarray) else (
                     np.flip(values, axis))  # fmt: skip
     return tuple(points), values
+
+
+def _check_descending(line, name: str) -> None:
+    """Raise for the first rise in concrete points that start above their end, naming the
+    user's indices (the reversed copy is checked for the rest: no tiny gaps)."""
+    bad = np.flatnonzero(~np.isfinite(line))
+    if bad.size:
+        raise ValueError(f"`{name}` must be finite; `{name}[{bad[0]}]` = {line[bad[0]]}.")
+    rises = np.flatnonzero(~(np.diff(line) < 0))
+    if rises.size:
+        i = rises[0]
+        raise ValueError(
+            f"`{name}` must be strictly ascending or descending; it starts descending, but "
+            f"`{name}[{i}]` = {line[i]} and `{name}[{i + 1}]` = {line[i + 1]}."
+        )
 
 
 def query_points(xi, d: int, real):

@@ -103,9 +103,16 @@ def as_dtype(value, dtype):
     dtype and shape (no new program).
     """
     if isinstance(value, jax.Array):
-        weak = value.aval.weak_type if isinstance(value, jax.core.Tracer) else value.weak_type
-        return value if value.dtype == dtype and not weak else jnp.asarray(value, dtype)
+        return value if is_of_dtype(value, dtype) else jnp.asarray(value, dtype)
     return np.asarray(value, dtype)
+
+
+def is_of_dtype(value, dtype) -> bool:
+    """``value`` is a jax array (or tracer) of ``dtype``, strongly typed: `as_dtype` keeps it."""
+    if not isinstance(value, jax.Array):
+        return False
+    weak = value.aval.weak_type if isinstance(value, jax.core.Tracer) else value.weak_type
+    return value.dtype == dtype and not weak
 
 
 @functools.lru_cache(maxsize=256)

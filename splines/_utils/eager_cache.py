@@ -59,7 +59,7 @@ def array_key(value):
     (one array per axis) by its entries.
     """
     if type(value) is tuple:
-        keys = tuple([array_key(v) for v in value])
+        keys = tuple(map(array_key, value))
         return _UNKEYABLE if _UNKEYABLE in keys else keys
     if value is None or isinstance(value, (bool, int, float, complex)):
         return type(value)
@@ -90,12 +90,15 @@ def option_key(value):
 
 
 def check_once(check, array, *args) -> None:
-    """``check(np.asarray(array), *args)``, skipped for a jax array that passed it before.
+    """``check(np.asarray(array), *args)``, skipped for a jax array that passed it before
+    and for a tracer (its values are not known: the program decides).
 
     ``args`` (hashable) are part of the verdict's key.
     """
-    if not isinstance(array, jax.Array) or isinstance(array, jax.core.Tracer):
+    if not isinstance(array, jax.Array):
         check(np.asarray(array), *args)
+        return
+    if isinstance(array, jax.core.Tracer):
         return
     key = (check, id(array), args)
     ref = _PASSED.get(key)

@@ -992,3 +992,18 @@ def test_nan_values_give_nan_gradients_in_xi_for_nearest():
     assert np.isnan(value) and np.all(np.isnan(grad))
     value, grad = value_and_grad(jnp.asarray(E_VALUES), point)
     assert np.isfinite(value) and np.all(grad == 0)
+
+
+def test_bc_type_ends_follow_ascending_points_when_given_descending():
+    """A pair ``bc_type`` names the ends in ascending order of the points, also for
+    points given descending (they are reversed with the values before the fit)."""
+    rng = np.random.default_rng(910)
+    pts = make_grid(rng, (6, 5))
+    values = rng.normal(size=(6, 5))
+    xi = inside_points(rng, pts, 12)
+    bc = ("clamped", "natural")
+    ours = splines.interpn(pts, values, xi, "cubic2", bc_type=bc)
+    flipped = splines.interpn((pts[0][::-1], pts[1]), values[::-1], xi, "cubic2", bc_type=bc)
+    np.testing.assert_array_equal(flipped, ours)
+    other = splines.interpn(pts, values, xi, "cubic2", bc_type=bc[::-1])
+    assert np.max(np.abs(other - ours)) > 1e-6  # the order of the pair matters

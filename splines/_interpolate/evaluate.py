@@ -49,10 +49,12 @@ class EvalSpec(NamedTuple):
     stacked: bool  # several results, on a new leading axis
     extend: tuple  # per axis: extend the end pieces (ignored when periodic)
     periodic: tuple  # per axis: wrap queries into the breaks' period
-    right_closed: bool  # a query on a break takes the piece on its left
     axis: int  # where the queries' shape goes among the columns' axes
     column_shape: tuple
-    method: str = "linear"  # its pieces rule builds a grid cell from node data
+    # The fitted method: its pieces rule builds a grid cell from node data, and it
+    # says whether a query on a break takes the piece on its left ("nearest").  A
+    # table that no method made (`PPoly`) reads as "linear": right-open pieces.
+    method: str = "linear"
 
 
 def orders_along_one_axis(derivative, name: str = "derivative") -> tuple:
@@ -114,7 +116,8 @@ def evaluate(queries: tuple, breaks: tuple, table, fill, spec: EvalSpec, end=Non
     """
     shape = jnp.broadcast_shapes(*(jnp.shape(q) for q in queries))  # symbolic sizes too
     xs = [jnp.reshape(jnp.broadcast_to(q, shape), (-1,)) for q in queries]
-    cells = [find_cells(x, b, periodic, spec.right_closed)
+    method = get_method(spec.method)
+    cells = [find_cells(x, b, periodic, method.right_closed)
              for x, b, periodic in zip(xs, breaks, spec.periodic)]  # fmt: skip
     if len(breaks) == 1:
         local = take_pieces(table, cells[0].index)  # (m, k, p)
@@ -122,7 +125,7 @@ def evaluate(queries: tuple, breaks: tuple, table, fill, spec: EvalSpec, end=Non
         corners = _gather_corners(table, breaks, cells)  # (m, 2 or 1, …, k, slots)
         cells, corners = _from_last_breaks(cells, corners, breaks)
         widths = jnp.stack([in_axis_units(c.width, b) for c, b in zip(cells, breaks)], axis=-1)
-        local = jax.vmap(partial(cell_pieces, get_method(spec.method)))(corners, widths)
+        local = jax.vmap(partial(cell_pieces, method))(corners, widths)
     results = []
     for orders in spec.derivative:
         out = _nested_horner(local, cells, orders)

@@ -14,7 +14,6 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Float, Inexact
 
-from .._methods.registry import get_method
 from .._utils.dtypes import lists_to_arrays
 from .evaluate import (
     EvalSpec,
@@ -54,7 +53,7 @@ class Interpolator1D(eqx.Module):
     fill: Float[Array, "2"]  # (below, above), used unless extending or periodic
     extend: bool = eqx.field(static=True)
     periodic: bool = eqx.field(static=True)
-    right_closed: bool = eqx.field(static=True)
+    method: str = eqx.field(static=True)
     axis: int = eqx.field(static=True)
     column_shape: tuple = eqx.field(static=True)
 
@@ -77,17 +76,15 @@ class Interpolator1D(eqx.Module):
         (self.breaks,), self.coefficients, self.end = jit_fit(args, spec)
         self.fill = jnp.stack(extrap.fill)  # already in the data's dtype
         self.extend, self.periodic = extrap.extend, spec.periodic[0]
-        self.right_closed = get_method(method).right_closed
+        self.method = spec.method
         self.axis, self.column_shape = spec.axis, spec.column_shape
 
     def __call__(
         self, x: Float[ArrayLike, "..."], derivative: int | tuple[int, ...] = 0
     ) -> Inexact[Array, "..."]:
         """Values (or derivatives: an order or a tuple of orders) at ``x``; as `interp1d`."""
-        spec = EvalSpec(
-            *orders_along_one_axis(derivative), (self.extend,), (self.periodic,),
-            self.right_closed, self.axis, self.column_shape,
-        )  # fmt: skip
+        spec = EvalSpec(*orders_along_one_axis(derivative), (self.extend,), (self.periodic,),
+                        self.axis, self.column_shape, self.method)  # fmt: skip
         (x,) = lists_to_arrays(x)
         x = prepare_queries(x, self.breaks.dtype)
         return jit_evaluate((x,), (self.breaks,), self.coefficients, (self.fill,), spec, self.end)
@@ -130,10 +127,8 @@ class TensorSpline(eqx.Module):
 def grid_eval_spec(spline: TensorSpline, derivative) -> EvalSpec:
     """The evaluation's static half for ``derivative`` (orders per axis).  A function, not
     a method: equinox builds a bound-method module on every method access (~30 µs)."""
-    return EvalSpec(
-        *orders_per_axis(derivative, len(spline.breaks)), spline.extend, spline.periodic,
-        get_method(spline.method).right_closed, 0, spline.column_shape, spline.method,
-    )  # fmt: skip
+    return EvalSpec(*orders_per_axis(derivative, len(spline.breaks)), spline.extend,
+                    spline.periodic, 0, spline.column_shape, spline.method)  # fmt: skip
 
 
 class Interpolator2D(eqx.Module):

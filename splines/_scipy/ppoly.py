@@ -87,7 +87,7 @@ class AbstractPPoly(eqx.Module):
         axis.  ``nu`` may also be a tuple of orders (stacked on a new leading axis)."""
         mode = parse_extrapolate(extrapolate, self.extrapolate)
         spec = EvalSpec(*orders_along_one_axis(nu, "nu"), (mode is True,), (mode == PERIODIC,),
-                        False, self.axis, self.column_shape)  # fmt: skip
+                        self.axis, self.column_shape)  # fmt: skip
         (x,) = lists_to_arrays(x)
         return _call(prepare_queries(x, self.breaks.dtype), self.breaks, self.coefficients,
                      self.end, _nan_fill(self.coefficients.dtype), spec, self.descending)  # fmt: skip
@@ -273,8 +273,7 @@ def _to_local_impl(x, c, descending: bool):
 
 def _integrate_impl(breaks, coefficients, a, b, fill, mode, column_shape):
     antiderivative = antiderivative_pieces(breaks, coefficients, 1)
-    spec = EvalSpec(((0,),), False, (mode is True,), (False,), False, 0,
-                    (coefficients.shape[1],))  # fmt: skip
+    spec = EvalSpec(((0,),), False, (mode is True,), (False,), 0, (coefficients.shape[1],))
 
     def evaluate_at(points):
         return evaluate((points,), (breaks,), antiderivative, (fill,), spec)

@@ -30,6 +30,12 @@
    option with NaN and ±inf queries, a last cell one ulp wide and two-knot axes,
    float32 values of 1e±30, complex columns and mixed dtypes.  float32 values
    near the top of the range still overflow the cell polynomials: a strict xfail.
+
+Compilation dominates the runtime (1-5 s per grid program): each group of checks is
+one jitted program (`_fits_3d`, `_periodic_closing`, and one per test below).  Data
+closed over are numpy constants, as in eager use (knots and periods concrete; XLA
+folds what depends on them alone, as the concrete references); what a check is
+about (queries, traced periods) is an argument, so it is compiled.
 """
 
 import functools
@@ -61,12 +67,14 @@ KNOTS = tuple(np.sort(RNG.uniform(0.0, 2.0, n)) for n in N)
 FP = RNG.normal(size=N + (2,))
 
 
-@pytest.mark.parametrize("method, slots", [("cubic2", 8), ("akima", 8), ("linear", 1),
-                                           ("nearest", 1)])  # fmt: skip
-def test_3d_stores_node_data_not_every_cells_coefficients(method, slots):
-    spline = Interpolator3D(*KNOTS, FP, method).spline
-    assert spline.nodes.shape == N + (2, slots)
-    assert spline.nodes.size == np.prod(N) * 2 * slots  # not ∏(n − 1) × 2 × 4^3
+SLOTS = {"cubic2": 8, "akima": 8, "linear": 1, "nearest": 1}
+
+
+def test_3d_stores_node_data_not_every_cells_coefficients():
+    for method, slots in SLOTS.items():
+        spline = _fits_3d()[0][method].spline
+        assert spline.nodes.shape == N + (2, slots), method
+        assert spline.nodes.size == np.prod(N) * 2 * slots, method  # not ∏(n − 1) × 2 × 4^3
 
 
 def _hermite_basis(t, corner: int, slope: bool):
@@ -111,18 +119,34 @@ def node_form(spline, basis, queries, orders):
     return total
 
 
-@pytest.mark.parametrize("method, basis", [("cubic2", _hermite_basis),
-                                           ("monotonic", _hermite_basis),
-                                           ("linear", _linear_basis)])  # fmt: skip
-def test_3d_evaluation_is_the_node_form_of_the_stored_data(method, basis):
-    itp = Interpolator3D(*KNOTS, FP, method)
-    queries = tuple(RNG.uniform(k[0], k[-1], 40) for k in KNOTS)
-    orders = [(0, 0, 0), (1, 0, 0), (0, 1, 1), (1, 1, 1), (2, 0, 1)]
-    got = itp(*queries, derivative=orders)
-    for ours, order in zip(got, orders):
-        ref = node_form(itp.spline, basis, queries, order)
-        scale = max(np.max(np.abs(ref)), np.max(np.abs(FP)))
-        np.testing.assert_allclose(ours, ref, rtol=0, atol=1e-12 * scale, err_msg=str(order))
+NODE_FORM = {"cubic2": _hermite_basis, "monotonic": _hermite_basis, "linear": _linear_basis}
+QUERIES_3D = tuple(RNG.uniform(k[0], k[-1], 40) for k in KNOTS)
+ORDERS_3D = [(0, 0, 0), (1, 0, 0), (0, 1, 1), (1, 1, 1), (2, 0, 1)]
+
+
+@functools.cache
+def _fits_3d():
+    """One program: the 3-D fits of every method above (`Interpolator3D`, its data
+    closed over as in eager use), and the node-form methods' evaluations at
+    `QUERIES_3D` (an argument: evaluation is compiled)."""
+
+    @jax.jit
+    def run(queries):
+        fits = {m: Interpolator3D(*KNOTS, FP, m) for m in {**SLOTS, **NODE_FORM}}
+        return fits, {m: fits[m](*queries, derivative=ORDERS_3D) for m in NODE_FORM}
+
+    return run(QUERIES_3D)
+
+
+def test_3d_evaluation_is_the_node_form_of_the_stored_data():
+    """cubic2 and monotonic (tensor cubic Hermite), linear (multilinear)."""
+    fits, evaluations = _fits_3d()
+    for method, basis in NODE_FORM.items():
+        for ours, order in zip(evaluations[method], ORDERS_3D):
+            ref = node_form(fits[method].spline, basis, QUERIES_3D, order)
+            scale = max(np.max(np.abs(ref)), np.max(np.abs(FP)))
+            np.testing.assert_allclose(ours, ref, rtol=0, atol=1e-12 * scale,
+                                       err_msg=f"{method} {order}")  # fmt: skip
 
 
 PERIOD = 2.0
@@ -142,56 +166,90 @@ def _closed(dtype, one_ulp: bool):
     return xp, yp, fp, x.astype(dtype), y
 
 
+# (method, dtype, one ulp): a one-ulp cell makes cubic2's solve ill-conditioned, not a
+# rounding test, so cubic2 has the regular last cell only.
+CLOSING_CASES = [(m, dtype, one_ulp) for dtype in (np.float64, np.float32)
+                 for m in ("cubic2", "akima", "linear", "nearest") for one_ulp in (False, True)
+                 if not (one_ulp and m == "cubic2")]  # fmt: skip
+COUNTED = ("cubic2", "linear", "nearest")  # node count and midpoint (f64, regular last cell)
+
+
+def _case(method, dtype, one_ulp):
+    return f"{method} {np.dtype(dtype).name}{' one-ulp last cell' if one_ulp else ''}"
+
+
 @functools.cache
-def _periodic_pair(method, dtype, one_ulp):
-    """Eager (concrete: no node inserted) and traced-period (node inserted) results."""
-    xp, yp, fp, x, y = _closed(dtype, one_ulp)
+def _periodic_closing():
+    """One program for the periodic-closing tests: the period traced (the closing decided
+    by traced data: a node inserted) and concrete (closed over: no node), data closed over.
 
-    def call(p):
-        return interp2d(x, y, xp, yp, fp, method, derivative=ORDERS, period=(p, None))
+    Returns ``(pairs, counted, grads)``: per `CLOSING_CASES` entry the concrete and the
+    traced `interp2d` at `ORDERS`; per `COUNTED` method the traced-period and the concrete
+    `Interpolator2D` splines and the concrete one at the last cell's midpoint; the
+    gradients of a "linear" loss w.r.t. fp and the period on the one-ulp cell.
+    """
 
-    traced = jax.jit(call)(jnp.asarray(PERIOD, dtype))
-    return np.asarray(call(dtype(PERIOD))), np.asarray(traced), fp
+    def run(p64, p32):
+        pairs = {}
+        for method, dtype, one_ulp in CLOSING_CASES:
+            xp, yp, fp, x, y = _closed(dtype, one_ulp)
+            traced = p64 if dtype == np.float64 else p32
+            pairs[_case(method, dtype, one_ulp)] = tuple(
+                interp2d(x, y, xp, yp, fp, method, derivative=ORDERS, period=(period, None))
+                for period in (dtype(PERIOD), traced))  # fmt: skip
+        xp, yp, fp, _, _ = _closed(np.float64, False)
+        middle = np.full(yp.shape, xp[-2] + (xp[-1] - xp[-2]) / 2)
+        counted = {}
+        for method in COUNTED:
+            eager = Interpolator2D(xp, yp, fp, method, period=(PERIOD, None))
+            traced = Interpolator2D(xp, yp, fp, method, period=(p64, None))
+            counted[method] = traced.spline, eager.spline, eager(middle, yp)
+        xp, yp, fp, x, y = _closed(np.float64, True)
+
+        def loss(fp, p):
+            out = interp2d(x, y, xp, yp, fp, "linear", derivative=(1, 0), period=(p, None))
+            return jnp.sum(out**2)
+
+        return pairs, counted, jax.grad(loss, argnums=(0, 1))(fp, p64)
+
+    return jax.jit(run)(jnp.asarray(PERIOD), jnp.asarray(PERIOD, np.float32))
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.float32])
-@pytest.mark.parametrize("method", ["cubic2", "akima", "linear", "nearest"])
-@pytest.mark.parametrize("one_ulp", [False, True])
-def test_traced_periodic_closing_inserts_a_node_with_the_same_polynomial(method, dtype,
-                                                                         one_ulp):  # fmt: skip
-    if one_ulp and method == "cubic2":
-        pytest.skip("a one-ulp cell makes cubic2's solve ill-conditioned: not a rounding test")
-    eager, traced, fp = _periodic_pair(method, dtype, one_ulp)
-    assert np.all(np.isfinite(eager)), "a test point on a NaN"
-    for want, got, order in zip(eager, traced, ORDERS):
-        scale = max(np.max(np.abs(want)), np.max(np.abs(fp)))
-        np.testing.assert_allclose(got, want, rtol=0, atol=32 * np.finfo(dtype).eps * scale,
-                                   err_msg=str(order))  # fmt: skip
+def test_traced_periodic_closing_inserts_a_node_with_the_same_polynomial():
+    """Every method, f64 and f32, a regular last cell and one a ulp wide."""
+    failures = []
+    for method, dtype, one_ulp in CLOSING_CASES:
+        case = _case(method, dtype, one_ulp)
+        eager, traced = (np.asarray(a) for a in _periodic_closing()[0][case])
+        assert eager.dtype == traced.dtype == dtype, case
+        fp = _closed(dtype, one_ulp)[2]
+        assert np.all(np.isfinite(eager)), f"{case}: a test point on a NaN"
+        for want, got, order in zip(eager, traced, ORDERS):
+            scale = max(np.max(np.abs(want)), np.max(np.abs(fp)))
+            try:
+                np.testing.assert_allclose(got, want, rtol=0,
+                                           atol=32 * np.finfo(dtype).eps * scale,
+                                           err_msg=f"{case} {order}")  # fmt: skip
+            except AssertionError as error:
+                failures.append(str(error))
+    assert not failures, "\n".join(failures)
 
 
-@pytest.mark.parametrize("method", ["cubic2", "linear", "nearest"])
-def test_traced_periodic_closing_node_count_and_midpoint(method):
-    """One node (or piece) more along x; its value is the interpolant at the midpoint."""
-    xp, yp, fp, _, _ = _closed(np.float64, False)
-    fit = jax.jit(lambda p: Interpolator2D(xp, yp, fp, method, period=(p, None)))
-    spline = fit(jnp.asarray(PERIOD)).spline
-    eager = Interpolator2D(xp, yp, fp, method, period=(PERIOD, None))
-    assert spline.nodes.shape[0] == eager.spline.nodes.shape[0] + 1
+def test_traced_periodic_closing_node_count_and_midpoint():
+    """One node (or piece) more along x; its value is the interpolant at the midpoint
+    (cubic2, linear, nearest)."""
+    xp = _closed(np.float64, False)[0]
     middle = xp[-2] + (xp[-1] - xp[-2]) / 2
-    assert np.asarray(spline.breaks[0])[-2] == middle or method == "nearest"
-    if method != "nearest":
-        want = eager(np.full(yp.shape, middle), yp)
-        np.testing.assert_allclose(spline.nodes[-2, :, 0, 0], want, rtol=0, atol=1e-14)
+    for method, (spline, eager, want) in _periodic_closing()[1].items():
+        assert spline.nodes.shape[0] == eager.nodes.shape[0] + 1, method
+        assert np.asarray(spline.breaks[0])[-2] == middle or method == "nearest", method
+        if method != "nearest":
+            np.testing.assert_allclose(spline.nodes[-2, :, 0, 0], want, rtol=0, atol=1e-14,
+                                       err_msg=method)  # fmt: skip
 
 
 def test_traced_periodic_closing_one_ulp_cell_has_finite_gradients():
-    xp, yp, fp, x, y = _closed(np.float64, True)
-
-    def loss(fp, p):
-        out = interp2d(x, y, xp, yp, fp, "linear", derivative=(1, 0), period=(p, None))
-        return jnp.sum(out**2)
-
-    grads = jax.jit(jax.grad(loss, argnums=(0, 1)))(fp, jnp.asarray(PERIOD))
+    grads = _periodic_closing()[2]
     assert all(np.all(np.isfinite(g)) for g in grads)
 
 
@@ -289,19 +347,19 @@ def test_grid_cubic2_bcs_rbs_and_linear_nearest_vs_scipy():
                for bc in bcs]  # fmt: skip
         lin = [splines.interp2d(*grid, *k, f, m) for m in ("linear", "nearest")]
         lin3 = [splines.interp3d(*Q3, *K3, F3, m) for m in ("linear", "nearest")]
-        return cub, lin, lin3
+        rbs = splines.interp2d(*q, *K2, F2, derivative=[(0, 0), (1, 1), (2, 2)])
+        return cub, lin, lin3, rbs
 
-    cub, lin, lin3 = run(Q2, grid)
+    cub, lin, lin3, got_rbs = run(Q2, grid)
     for bc, got in zip(bcs, cub):
         node = node_data("cubic2", K2, F2, bc=bc)
         for j, order in enumerate([(0, 0), (1, 2)]):
             ref = tensor_hermite(K2, node, Q2, order)
             np.testing.assert_allclose(got[j], ref, rtol=0, atol=1e-12 * np.abs(ref).max())
     rbs = RectBivariateSpline(*K2, F2)
-    got = jax.jit(lambda q: splines.interp2d(*q, *K2, F2, derivative=[(0, 0), (1, 1), (2, 2)]))(Q2)
     for j, (dx, dy) in enumerate([(0, 0), (1, 1), (2, 2)]):
         ref = rbs.ev(*Q2, dx=dx, dy=dy)
-        np.testing.assert_allclose(got[j], ref, rtol=0, atol=1e-11 * np.abs(ref).max())
+        np.testing.assert_allclose(got_rbs[j], ref, rtol=0, atol=1e-11 * np.abs(ref).max())
     for m, got in zip(("linear", "nearest"), lin):
         ref = RegularGridInterpolator(k, f, method=m)(np.stack(grid, -1))
         np.testing.assert_allclose(got, ref, rtol=0, atol=1e-15, err_msg=m)
@@ -325,15 +383,6 @@ def test_grid_periodic_concrete_traced_open_closed_vs_scipy():
         return splines.interp2d(*q, knots, yp, values, method, period=(p, None),
                                 derivative=orders)  # fmt: skip
 
-    results = jax.jit(lambda: [call(xp, f, period), call(xc, fc, period)])()  # concrete
-    traced = jax.jit(lambda p, xp, xc: [call(xp, f, p), call(xc, fc, p)])(period, xp, xc)
-    node = {0: fc, 1: CubicSpline(xc, fc, bc_type="periodic", axis=0)(xc, 1)}
-    node[2], node[3] = (CubicSpline(yp, v, axis=1)(yp, 1) for v in (node[0], node[1]))
-    wrapped = xc[0] + np.mod(q[0] - xc[0], period)
-    for j, order in enumerate(orders):
-        ref = tensor_hermite((xc, yp), node, (wrapped, q[1]), order)
-        for got in results + list(traced):
-            np.testing.assert_allclose(got[j], ref, rtol=0, atol=1e-13 * np.abs(ref).max())
     # Every method: traced period == concrete period, 3-D, two periodic axes.
     fz = GRID_RNG.normal(size=(4, 2, 3))
     fz[-1] = fz[0]
@@ -346,8 +395,22 @@ def test_grid_periodic_concrete_traced_open_closed_vs_scipy():
         return [splines.interp3d(*qz, kx, K3[1], K3[2][:3], fz, m, period=(px, None, pz))
                 for m in methods]  # fmt: skip
 
-    concrete = jax.jit(lambda: all3(px, pz))()  # the periods closed over: concrete
-    for m, a, b in zip(methods, concrete, jax.jit(all3)(px, pz)):
+    @jax.jit
+    def run(p, xp_traced, xc_traced, px_traced, pz_traced):
+        """Periods (and 2-D knots) closed over are concrete; the arguments are traced."""
+        concrete = [call(xp, f, period), call(xc, fc, period)]
+        traced = [call(xp_traced, f, p), call(xc_traced, fc, p)]
+        return concrete, traced, all3(px, pz), all3(px_traced, pz_traced)
+
+    results, traced, concrete3, traced3 = run(period, xp, xc, px, pz)
+    node = {0: fc, 1: CubicSpline(xc, fc, bc_type="periodic", axis=0)(xc, 1)}
+    node[2], node[3] = (CubicSpline(yp, v, axis=1)(yp, 1) for v in (node[0], node[1]))
+    wrapped = xc[0] + np.mod(q[0] - xc[0], period)
+    for j, order in enumerate(orders):
+        ref = tensor_hermite((xc, yp), node, (wrapped, q[1]), order)
+        for got in results + list(traced):
+            np.testing.assert_allclose(got[j], ref, rtol=0, atol=1e-13 * np.abs(ref).max())
+    for m, a, b in zip(methods, concrete3, traced3):
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-12 * np.abs(a).max(), err_msg=m)
 
 
@@ -377,7 +440,9 @@ def test_grid_extrap_fills_nan_and_inf_queries():
 
 
 def test_grid_one_ulp_last_cell_and_two_knot_axes():
-    rows = []
+    """f32 and f64 (one program): every kind of pieces on a last cell one ulp wide along x
+    and two knots along y; a traced period equals the concrete one there."""
+    cases = {}
     for dtype in (np.float32, np.float64):
         xp = np.array([0.0, 1.0, 2.0], dtype)
         xp = np.append(xp, np.nextafter(xp[-1], dtype(9))).astype(dtype)
@@ -387,17 +452,26 @@ def test_grid_one_ulp_last_cell_and_two_knot_axes():
         fc[-1] = fc[0]
         qx = np.array([xp[-1], xp[-2], xp[0], xp[1]], dtype)
         qy = np.array([1.0, 0.0, 0.0, 1.0], dtype)
-        methods = ("cubic2", "linear", "nearest", "monotonic")
-        got = jax.jit(lambda qx, qy: [splines.interp2d(qx, qy, xp, yp, f, m)
-                                      for m in methods])(qx, qy)  # fmt: skip
+        cases[dtype] = xp, yp, f, fc, qx, qy, xp[-1] - xp[0]
+    methods = ("cubic2", "linear", "nearest", "monotonic")
+
+    @jax.jit
+    def run(args):
+        out = {}
+        for dtype, (qx, qy, p) in zip(cases, args):
+            xp, yp, f, fc, _, _, period = cases[dtype]
+            out[np.dtype(dtype).name] = (
+                [splines.interp2d(qx, qy, xp, yp, f, m) for m in methods],
+                splines.interp2d(qx, qy, xp, yp, fc, period=(p, None)),  # traced period
+                splines.interp2d(*cases[dtype][4:6], xp, yp, fc, period=(period, None)))
+        return out
+
+    out = run([(c[4], c[5], c[6]) for c in cases.values()])
+    for dtype, (xp, yp, f, fc, qx, qy, period) in cases.items():
+        got, traced, concrete = out[np.dtype(dtype).name]
         for m, g in zip(methods, got):
             np.testing.assert_allclose(g, [f[-1, 1], f[-2, 0], f[0, 0], f[1, 1]],
                                        rtol=32 * np.finfo(dtype).eps, err_msg=m)  # fmt: skip
-        period = xp[-1] - xp[0]
-        g = jax.jit(lambda p: splines.interp2d(qx, qy, xp, yp, fc, period=(p, None)))
-        concrete = jax.jit(lambda: splines.interp2d(qx, qy, xp, yp, fc, period=(period, None)))
-        rows.append((g(period), concrete(), fc, dtype))
-    for traced, concrete, fc, dtype in rows:
         np.testing.assert_allclose(traced, concrete, rtol=32 * np.finfo(dtype).eps)
         np.testing.assert_allclose(traced[0], fc[0, 1], rtol=32 * np.finfo(dtype).eps)
 
@@ -409,10 +483,11 @@ def test_grid_f32_tiny_and_huge_values():
     q = [GRID_RNG.uniform(0, 4.2, 30).astype(F32), GRID_RNG.uniform(-1, 2.5, 30).astype(F32)]
     k64, q64 = [k.astype(float) for k in (xp, yp)], [v.astype(float) for v in q]
     methods = ["cubic2", "monotonic", "akima", "catmull-rom"]
+    run = jax.jit(lambda q, f: [splines.interp2d(*q, xp, yp, f, m, derivative=[(0, 0), (1, 1)])
+                                for m in methods])  # fmt: skip  (one program for both scales)
     for scale in (1e30, 1e-30):
         f = (f0 * scale).astype(F32)
-        got = jax.jit(lambda q, f: [splines.interp2d(*q, xp, yp, f, m, derivative=[(0, 0), (1, 1)])
-                                    for m in methods])(q, f)  # fmt: skip
+        got = run(q, f)
         for m, g in zip(methods, got):
             assert g.dtype == F32
             node = node_data(m, k64, f.astype(float))
@@ -429,27 +504,28 @@ def test_grid_complex_columns_dtype_mixes_and_constants_in_jit():
     orders = [(0, 0), (1, 1)]
     methods = ["cubic2", "linear", "nearest"]
 
-    @jax.jit
-    def run(qx, qy):
-        return [[splines.interp2d(qx, qy, xp, yp, v, m, derivative=orders)
-                 for v in (f, f.real, f.imag)] for m in methods]  # fmt: skip
+    def periodic_constants(x):  # a numpy-scalar period and numpy constants
+        return splines.interp2d(x, 2.0, np.array([0.0, 1, 2]), [0, 1, 2, 3],
+                                np.arange(12.0).reshape(3, 4), period=(np.float64(3.0), None))
 
-    for m, (c, re, im) in zip(methods, run(qx, qy)):
+    @jax.jit
+    def run(qx, qy, outside, q32, x):
+        complexes = [[splines.interp2d(qx, qy, xp, yp, v, m, derivative=orders)
+                      for v in (f, f.real, f.imag)] for m in methods]  # fmt: skip
+        fill = splines.interp2d(*outside, xp, yp, f[..., 0, 0], extrap=1 + 2j)
+        # f32 knots, f64 values: f64 result; f32 queries too.
+        mixed = splines.interp2d(*q32, xp.astype(F32), yp.astype(F32), F2)
+        return complexes, fill, mixed, periodic_constants(x)
+
+    outside = (np.array([-1.0]), np.array([7.0]))
+    complexes, fill, mixed, periodic = run(qx, qy, outside, [q.astype(F32) for q in Q2], 1.5)
+    for m, (c, re, im) in zip(methods, complexes):
         assert c.shape == (2, 7, 2, 2, 3) and c.dtype == np.complex128
         np.testing.assert_allclose(c.real, re, rtol=0, atol=1e-13 * np.abs(re).max(), err_msg=m)
         np.testing.assert_allclose(c.imag, im, rtol=0, atol=1e-13 * np.abs(im).max(), err_msg=m)
-    fill = splines.interp2d(np.array([-1.0]), np.array([7.0]), xp, yp, f[..., 0, 0],
-                            extrap=1 + 2j)  # fmt: skip
     np.testing.assert_array_equal(fill, [1 + 2j])
-    # f32 knots, f64 values: f64 result; f32 queries too.
-    out = splines.interp2d(Q2[0].astype(F32), Q2[1].astype(F32), xp.astype(F32),
-                           yp.astype(F32), F2)  # fmt: skip
-    assert out.dtype == np.float64
-    # Python scalars, numpy constants and a numpy-scalar period inside jit.
-    g = jax.jit(lambda x: splines.interp2d(x, 2.0, np.array([0.0, 1, 2]), [0, 1, 2, 3],
-                                           np.arange(12.0).reshape(3, 4),
-                                           period=(np.float64(3.0), None)))  # fmt: skip
-    np.testing.assert_allclose(g(1.5), 9.5, rtol=1e-15)
+    assert mixed.dtype == np.float64
+    np.testing.assert_allclose(periodic, 9.5, rtol=1e-15)
     assert splines.interp2d(1.0, 2.0, [0, 1, 2], [0, 1, 2, 3],
                             np.arange(12).reshape(3, 4)) == 6.0  # fmt: skip
 

@@ -218,7 +218,11 @@ def test_grid_no_recompiles():
 # eps = 1e-4 the central differences' truncation error is ~eps² × |f⁽³⁾| ≈ 1e-8
 # on these smooth pieces, and rounding ~1e-16 / 1e-4 = 1e-12.
 
-CUBIC2_JIT = jax.jit(CUBIC2)  # also the per-item reference of the vmap test: one compile
+# The values and the (1, 1) mixed derivative: the check_grads tests' function (reverse mode in
+# one, forward mode in the other) and, its values, the per-item reference of the vmap test:
+# one primal program.
+CUBIC2_MIXED = jax.jit(lambda x, y, xp, yp, fp: interp2d(x, y, xp, yp, fp,
+                                                         derivative=((0, 0), (1, 1))))  # fmt: skip
 
 
 def test_check_grads_order_2_evaluation_of_cubic2():
@@ -247,13 +251,15 @@ def check_forward(f, args):
 
 
 def test_check_grads_cubic2_fit_all_arguments():
-    """Reverse mode, order 1: queries, both knot vectors and the values at once.
+    """Reverse mode, order 1: queries, both knot vectors and the values at once, of the
+    values and the (1, 1) mixed derivative.
 
     Reverse mode linearizes (every JVP rule, the solve's included) and then
     transposes (the solve's transpose rule on the grid's lanes), so it checks
-    both rule sets; forward mode would add ~3 s for no rule it does not use.
+    both rule sets; forward mode on the same function and arguments:
+    `test_grid_grads_wrt_values_knots_queries_and_period`.
     """
-    check_grads(CUBIC2_JIT, (X, Y, XP, YP, FP), order=1, modes=("rev",))
+    check_grads(CUBIC2_MIXED, (X, Y, XP, YP, FP), order=1, modes=("rev",))
 
 
 def _options(fx, fy, fxy, period, c, fp_local):
@@ -279,25 +285,24 @@ def test_check_grads_given_derivatives_period_tension_akima_monotonic():
 
 def test_grid_grads_wrt_values_knots_queries_and_period():
     """check_grads for cubic2 values and mixed derivatives w.r.t. queries, knots and values
-    (orders 1 and 2); d/dperiod through a traced periodic closing."""
+    (forward mode, order 1; reverse mode on the same function and arguments:
+    `test_check_grads_cubic2_fit_all_arguments`, order 2 w.r.t. the node data:
+    `test_check_grads_order_2_evaluation_of_cubic2`); d/dperiod through a traced periodic
+    closing."""
+    check_grads(CUBIC2_MIXED, (X, Y, XP, YP, FP), order=1, modes=("fwd",))
+    # d/dperiod through the traced closing against a central difference (open knots here).
     xp, yp = np.array([0.0, 0.7, 1.5, 2.4]), np.array([0.0, 0.6, 1.7])
     f = RNG.normal(size=(4, 3))
     q0, q1 = np.array([0.3, 1.1, 2.0]), np.array([0.2, 1.0, 1.5])
 
-    def values_and_mixed(q0, q1, xp, yp, f):
-        return splines.interp2d(q0, q1, xp, yp, f, derivative=[(0, 0), (1, 1)])
+    def value(p):
+        return jnp.sum(splines.interp2d(q0, q1, xp, yp, f, period=(p, None)))
 
-    def periodic(q0, q1, xp, yp, f, p):
-        return splines.interp2d(q0, q1, xp, yp, f, period=(p, None))
-
-    smooth = jax.jit(values_and_mixed)
-    # Order 1 here (order 2 w.r.t. the node data: test_check_grads_order_2_evaluation_of_cubic2).
-    check_grads(smooth, (q0, q1, xp, yp, f), order=1, modes=("fwd", "rev"))
-    # d/dperiod through the traced closing against a central difference (open knots here).
     p, eps = 3.1, 1e-6
-    value = jax.jit(lambda p: jnp.sum(periodic(q0, q1, xp, yp, f, p)))
-    grad = jax.jit(jax.grad(lambda p: jnp.sum(periodic(q0, q1, xp, yp, f, p))))(p)
-    np.testing.assert_allclose(grad, (value(p + eps) - value(p - eps)) / (2 * eps), rtol=1e-6)
+    # One program: the gradient at p and the values at p ± eps.
+    grad, above, below = jax.jit(lambda *p: (jax.grad(value)(p[0]), value(p[1]), value(p[2])))(
+        p, p + eps, p - eps)  # fmt: skip
+    np.testing.assert_allclose(grad, (above - below) / (2 * eps), rtol=1e-6)
 
 
 # --------------------------------------------------------------------------------------- vmap
@@ -326,9 +331,9 @@ def test_vmap_over_values_grids_queries_and_interpolators_equals_per_item_calls(
     leaves = jax.tree_util.tree_leaves(interpolators)
     assert leaves and all(leaf.shape[0] == B for leaf in leaves)  # every array is batched
     per_item = {  # the jitted calls share one program (same shapes) with check_grads
-        "values": [CUBIC2_JIT(X, Y, XP, YP, FPS[b]) for b in range(B)],
-        "grids": [CUBIC2_JIT(X, Y, XPS[b], YP, FP) for b in range(B)],
-        "queries": [CUBIC2_JIT(XS[b], YS[b], XP, YP, FP) for b in range(B)],
+        "values": [CUBIC2_MIXED(X, Y, XP, YP, FPS[b])[0] for b in range(B)],
+        "grids": [CUBIC2_MIXED(X, Y, XPS[b], YP, FP)[0] for b in range(B)],
+        "queries": [CUBIC2_MIXED(XS[b], YS[b], XP, YP, FP)[0] for b in range(B)],
         "Interpolator2D": [Interpolator2D(XP, YP, FPS[b])(XS[b], YS[b], STACKED)
                            for b in range(B)],
     }  # fmt: skip
@@ -341,19 +346,31 @@ def test_vmap_over_values_grids_queries_and_interpolators_equals_per_item_calls(
 
 
 def test_grid_vmap_over_grids_and_periods():
+    """vmap over traced periods (open and closing) and over the values of the `Interpolator2D`
+    constructor, equal to per-item calls with concrete periods.  One program: the batched
+    calls take the periods, values and queries as arguments; the per-item references
+    close over them (numpy constants, as in eager use: XLA folds what depends on them)."""
     xp, yp = K2[0][:4], K2[1][:4]
     fs = RNG.normal(size=(3, 4, 4))
     fs[2, -1] = fs[2, 0]
     q = [RNG.uniform(xp[0], xp[-1], 9), RNG.uniform(yp[0], yp[-1], 9)]
     periods = np.array([xp[-1] - xp[0] + 0.5, xp[-1] - xp[0] + 1.5, xp[-1] - xp[0]])
-    batched = jax.vmap(lambda p, f: splines.interp2d(*q, xp, yp, f, period=(p, None)))(
-        periods, fs)  # fmt: skip
-    classes = jax.vmap(lambda f: splines.Interpolator2D(xp, yp, f, "akima")(*q))(fs)
+
+    @jax.jit
+    def run(traced_periods, traced_fs, traced_q):
+        batched = jax.vmap(lambda p, f: splines.interp2d(*traced_q, xp, yp, f, period=(p, None)))(
+            traced_periods, traced_fs)  # fmt: skip
+        classes = jax.vmap(lambda f: splines.Interpolator2D(xp, yp, f, "akima")(*traced_q))(
+            traced_fs)  # fmt: skip
+        # Per item: the periods concrete (the last closes the period: its own fit).
+        ones = [splines.interp2d(*q, xp, yp, fs[k], period=(periods[k], None)) for k in range(3)]
+        akima = [splines.interp2d(*q, xp, yp, fs[k], "akima") for k in range(3)]
+        return batched, classes, ones, akima
+
+    batched, classes, ones, akima = run(periods, fs, q)
     for k in range(3):
-        one = splines.interp2d(*q, xp, yp, fs[k], period=(periods[k], None))
-        np.testing.assert_allclose(batched[k], one, rtol=0, atol=1e-13)
-        np.testing.assert_allclose(classes[k], splines.interp2d(*q, xp, yp, fs[k], "akima"),
-                                   rtol=0, atol=1e-14)  # fmt: skip
+        np.testing.assert_allclose(batched[k], ones[k], rtol=0, atol=1e-13)
+        np.testing.assert_allclose(classes[k], akima[k], rtol=0, atol=1e-14)
 
 
 # ------------------------------------------------------------------- numpy constants in jit

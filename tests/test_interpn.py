@@ -220,14 +220,19 @@ def _cubic_case(d):
 
 @functools.cache
 def _cubic_results(d):
-    """Each name extrapolating (``fill_value=None``; the same program: the fits merge), and
-    for d ≤ 3 the class."""
+    """Each name extrapolating (``fill_value=None``), and for d ≤ 3 the class.
+
+    The three names are one method (`cubic2`): the same call.  For d ≤ 3 one program
+    (with the class).  For d ≥ 4 (no class) eager calls: the second and third name
+    reuse the first one's compiled program (one program holding the three calls
+    compiled ~1.3× as long as one call at d = 4 and 5)."""
     pts, values, xi = _cubic_case(d)
+    if d >= 4:
+        return {m: splines.interpn(pts, values, xi, m, False, None) for m in CUBIC_NAMES}
 
     def compute(v, q):
         out = {m: splines.interpn(pts, v, q, m, False, None) for m in CUBIC_NAMES}
-        if d <= 3:
-            out["class"] = splines.RegularGridInterpolator(pts, v, "cubic", False, None)(q)
+        out["class"] = splines.RegularGridInterpolator(pts, v, "cubic", False, None)(q)
         return out
 
     return run(compute, values, xi)
@@ -562,7 +567,8 @@ def test_xi_forms_follow_scipy():
         assert_close(ours, expected, values, ROUNDING, what)
         assert_close(rgi(xi), expected, values, ROUNDING, f"class {what}")
 
-    check(flat.reshape(2, 3, 4, 3), ref.reshape(2, 3, 4, 2), "(2, 3, 4, d)")
+    # (4, 3, 2, d): the shape of the broadcast tuple below, one compiled program for both
+    check(flat.reshape(4, 3, 2, 3), ref.reshape(4, 3, 2, 2), "(4, 3, 2, d)")
     check(flat.ravel(), ref, "flat (m·d,)")
     check(flat[5], ref[5:6], "one point (d,)")
     check(flat[5].tolist(), ref[5:6], "one point, a list")

@@ -416,9 +416,17 @@ def test_a_non_finite_column_leaves_the_other_columns_alone():
     such as the knots, even where a loss does not use it: 0 · NaN.)"""
     x = np.linspace(0.1, 3.9, 6)
     fp = np.stack([FP, np.where(XP == 2, np.inf, FP)], axis=1)
-    for method in ["cubic2", "akima", "linear"]:
-        out = jax.jit(lambda fp: interp1d(x, XP, fp, method))(fp)
-        grad = jax.jit(jax.grad(lambda fp: interp1d(x, XP, fp, method)[:, 0].sum()))(fp)
+    methods = ["cubic2", "akima", "linear"]
+
+    @jax.jit
+    def values_and_grads(fp):  # every method's values and gradient: one program
+        return {m: (interp1d(x, XP, fp, m),
+                    jax.grad(lambda fp, m=m: interp1d(x, XP, fp, m)[:, 0].sum())(fp))
+                for m in methods}  # fmt: skip
+
+    results = values_and_grads(fp)
+    for method in methods:
+        out, grad = results[method]
         assert np.all(np.isnan(out[:, 1])) and np.all(np.isfinite(out[:, 0])), method
         np.testing.assert_allclose(out[:, 0], interp1d(x, XP, FP, method), rtol=1e-15)
         assert np.all(np.isfinite(grad[:, 0])), method
@@ -436,6 +444,9 @@ AK_FP = np.stack(
 
 
 AK_X = np.array([4.5, 4.75])
+# One jitted function per method, shared by its NaN and inf cases (and the clean data):
+# one compile per method, not one per case.
+AK_FITTED = {m: jax.jit(lambda fp, m=m: interp1d(AK_X, AK_XP, fp, m)) for m in AKIMAS}
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf], ids=["nan", "inf"])
@@ -448,7 +459,7 @@ def test_traced_non_finite_value_does_not_give_plausible_wrong_numbers_far_away(
     fallback ``(m_{i-2} + m_{i+1})/2``.)"""
     bad_fp = AK_FP.copy()
     bad_fp[0, 0] = bad
-    fitted = jax.jit(lambda fp: interp1d(AK_X, AK_XP, fp, method))
+    fitted = AK_FITTED[method]
     clean = np.asarray(fitted(AK_FP))
     out = np.asarray(fitted(bad_fp))
     plausible = ~np.isnan(out) & ~np.isclose(out, clean, rtol=1e-12, atol=1e-12)

@@ -6,6 +6,10 @@ The last knot ends a piece instead of starting one, and there the sum of the
 last piece's coefficients rounds away from the data (hundreds of ulps when the
 slopes are large against the values); these cases put exact zeros at random
 knots, which is where that showed (a zero read as 2e-16 loses its root).
+
+Compilation dominates the runtime: the f32 and f64 cases of a test share one jitted
+program, with the values and queries as its arguments (so the fits are compiled, as
+in eager use) and the knots and periods closed over (concrete, as in eager use).
 """
 
 import jax
@@ -59,43 +63,80 @@ def test_interp1d_and_interpolator1d_return_fp_at_every_knot(dtype):
             assert bad.size == 0, f"{api}, {method}: knot, column {bad[:3].tolist()}"
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-def test_every_bc_type_and_period_returns_fp_at_every_knot(dtype):
-    xp, fp = _data(dtype)
-    closed = np.concatenate([fp, fp[:1]])
-    period = dtype(xp[-1] - xp[0] + 0.75)
-    closed_xp = np.append(xp, xp[0] + period).astype(dtype)
-    outs = {
-        "natural": interp1d(xp, xp, fp, bc_type="natural"),
-        "clamped": interp1d(xp, xp, fp, bc_type="clamped"),
-        "mixed": interp1d(xp, xp, fp, bc_type=((1, 2.0), (2, -1.0))),
-        "fx": interp1d(xp, xp, fp, fx=np.cos(fp)),
-    }
-    for name, out in outs.items():
-        assert np.array_equal(out, fp), name
-    for method in ["cubic2", "akima", "linear"]:  # open and closed knots, closing included
-        for knots, values in [(xp, fp), (closed_xp, closed)]:
-            out = interp1d(knots, knots, values, method, period=period)
-            assert np.array_equal(out, values), (method, len(knots))
-    periodic = CubicSpline(closed_xp, closed, bc_type="periodic")(closed_xp)
-    assert np.array_equal(periodic, closed)
+def test_every_bc_type_and_period_returns_fp_at_every_knot():
+    """f32 and f64 in one program: the queries, values and slopes are its arguments, the
+    knots and periods closed over (concrete, as in eager use: the closing is decided on
+    them)."""
+    knots, arrays = {}, {}
+    for dtype in DTYPES:
+        xp, fp = _data(dtype)
+        closed = np.concatenate([fp, fp[:1]])
+        period = dtype(xp[-1] - xp[0] + 0.75)
+        closed_xp = np.append(xp, xp[0] + period).astype(dtype)
+        knots[np.dtype(dtype).name] = xp, closed_xp, period
+        arrays[np.dtype(dtype).name] = {"open": (xp, fp), "closed": (closed_xp, closed),
+                                        "fx": np.cos(fp)}  # fmt: skip
+
+    def outputs(arrays, xp, closed_xp, period):
+        (x, fp), (closed_x, closed) = arrays["open"], arrays["closed"]
+        outs = {
+            "natural": interp1d(x, xp, fp, bc_type="natural"),
+            "clamped": interp1d(x, xp, fp, bc_type="clamped"),
+            "mixed": interp1d(x, xp, fp, bc_type=((1, 2.0), (2, -1.0))),
+            "fx": interp1d(x, xp, fp, fx=arrays["fx"]),
+        }
+        for method in ["cubic2", "akima", "linear"]:  # open and closed knots, closing included
+            outs[method, "open"] = interp1d(x, xp, fp, method, period=period)
+            outs[method, "closed"] = interp1d(closed_x, closed_xp, closed, method, period=period)
+        outs["CubicSpline periodic", "closed"] = CubicSpline(closed_xp, closed,
+                                                             bc_type="periodic")(closed_x)
+        return [(name, out) for name, out in outs.items()]  # static names, array outputs
+
+    names = {}
+
+    @jax.jit
+    def run(arrays):
+        results = {}
+        for dtype in arrays:
+            named = outputs(arrays[dtype], *knots[dtype])
+            names[dtype] = [name for name, _ in named]
+            results[dtype] = [out for _, out in named]
+        return results
+
+    for dtype, outs in run(arrays).items():
+        for name, out in zip(names[dtype], outs):
+            want = arrays[dtype]["closed" if name[-1] == "closed" else "open"][1]
+            assert np.array_equal(out, want), (dtype, name)
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-def test_scipy_classes_return_y_at_every_knot(dtype):
-    xp, fp = _data(dtype)
-    classes = {
-        "CubicSpline": CubicSpline(xp, fp),
-        "CubicSpline natural": CubicSpline(xp, fp, bc_type="natural"),
-        "CubicHermiteSpline": CubicHermiteSpline(xp, fp, np.sin(fp)),
-        "PchipInterpolator": PchipInterpolator(xp, fp),
-        "Akima1DInterpolator": Akima1DInterpolator(xp, fp),
-        "makima": Akima1DInterpolator(xp, fp, method="makima"),
-    }
-    for name, spline in classes.items():
-        assert np.array_equal(spline(xp), fp), name
-        assert np.array_equal(jax.jit(lambda s: s(xp))(spline), fp), f"{name} (jit)"
-        assert np.array_equal(spline(xp, nu=(0, 1))[0], fp), f"{name} (stacked orders)"
+def test_scipy_classes_return_y_at_every_knot():
+    """Eagerly, under jit and with stacked orders (those two in one program for f32 and
+    f64), every class."""
+    classes = {}
+    for dtype in DTYPES:
+        xp, fp = _data(dtype)
+        classes[np.dtype(dtype).name] = xp, fp, {
+            "CubicSpline": CubicSpline(xp, fp),
+            "CubicSpline natural": CubicSpline(xp, fp, bc_type="natural"),
+            "CubicHermiteSpline": CubicHermiteSpline(xp, fp, np.sin(fp)),
+            "PchipInterpolator": PchipInterpolator(xp, fp),
+            "Akima1DInterpolator": Akima1DInterpolator(xp, fp),
+            "makima": Akima1DInterpolator(xp, fp, method="makima"),
+        }
+    for dtype, (xp, fp, splines_of) in classes.items():
+        for name, spline in splines_of.items():
+            assert np.array_equal(spline(xp), fp), f"{dtype} {name}"
+
+    @jax.jit
+    def in_jit(classes):
+        return {dtype: {name: (s(xp), s(xp, nu=(0, 1))) for name, s in splines_of.items()}
+                for dtype, (xp, _, splines_of) in classes.items()}  # fmt: skip
+
+    for dtype, outs in in_jit(classes).items():
+        fp = classes[dtype][1]
+        for name, (values, stacked) in outs.items():
+            assert np.array_equal(values, fp), f"{dtype} {name} (jit)"
+            assert np.array_equal(stacked[0], fp), f"{dtype} {name} (stacked orders)"
 
 
 def test_the_last_knot_is_exact_and_the_gradients_are_the_pieces():
@@ -111,10 +152,15 @@ def test_the_last_knot_is_exact_and_the_gradients_are_the_pieces():
     def values(f, x):
         return jnp.stack([interp1d(x, xp, f, m, extrap=True) for m in methods])
 
-    slopes = jnp.stack([interp1d(3.0, xp, fp, m, derivative=1) for m in methods])
-    np.testing.assert_allclose(jax.jacfwd(values, 1)(fp, 3.0), slopes, rtol=1e-14)
-    np.testing.assert_allclose(jax.jacrev(values)(fp, 3.0), jax.jacrev(values)(fp, 3.0 - 1e-9),
-                               atol=1e-8)  # fmt: skip
+    @jax.jit
+    def derivatives(f, x, inside):  # one program: the slopes, d/dx, and d/df on both sides
+        slopes = jnp.stack([interp1d(x, xp, f, m, derivative=1) for m in methods])
+        return slopes, jax.jacfwd(values, 1)(f, x), jax.jacrev(values)(f, x), jax.jacrev(
+            values)(f, inside)  # fmt: skip
+
+    slopes, d_dx, d_df, d_df_inside = derivatives(fp, 3.0, 3.0 - 1e-9)
+    np.testing.assert_allclose(d_dx, slopes, rtol=1e-14)
+    np.testing.assert_allclose(d_df, d_df_inside, atol=1e-8)
     check_grads(values, (fp, 3.0), order=1, modes=("fwd", "rev"))
     check_grads(values, (fp, 3.0), order=2, modes=("fwd",))
 
@@ -155,25 +201,36 @@ def test_roots_at_every_zero_knot():
         0.5, extrapolate=False), [0.6324555320336759, 3.0], rtol=1e-15)  # fmt: skip
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-def test_grids_return_fp_at_every_node(dtype):
-    rng = np.random.default_rng(2)
-    xp, yp = (np.sort(rng.uniform(0, 3, n)).astype(dtype) for n in (6, 5))
-    fp = (rng.normal(size=(6, 5)) * (rng.random((6, 5)) > 0.3)).astype(dtype)
-    fp[-1, :], fp[:, -1] = 0.0, 0.0
-    X, Y = np.meshgrid(xp, yp, indexing="ij")
+def test_grids_return_fp_at_every_node():
+    """interp2d (one method per pieces rule and per nonlinear slope rule), Interpolator2D and
+    interp3d, f32 and f64: one program, the values and queries its arguments."""
+    cases = {}
+    for dtype in DTYPES:
+        rng = np.random.default_rng(2)
+        xp, yp = (np.sort(rng.uniform(0, 3, n)).astype(dtype) for n in (6, 5))
+        fp = (rng.normal(size=(6, 5)) * (rng.random((6, 5)) > 0.3)).astype(dtype)
+        fp[-1, :], fp[:, -1] = 0.0, 0.0
+        zp = np.sort(rng.uniform(0, 3, 4)).astype(dtype)
+        f3 = rng.normal(size=(6, 5, 4)).astype(dtype)
+        cases[np.dtype(dtype).name] = xp, yp, zp, fp, f3
 
     @jax.jit
-    def at_nodes(fp):  # one method per pieces rule and per nonlinear slope rule
-        return {m: interp2d(X, Y, xp, yp, fp, m) for m in GRID_METHODS}
+    def at_nodes(arrays):
+        outs = {}
+        for name, (fp, f3) in arrays.items():
+            xp, yp, zp = cases[name][:3]
+            X, Y = np.meshgrid(xp, yp, indexing="ij")
+            out = {m: interp2d(X, Y, xp, yp, fp, m) for m in GRID_METHODS}
+            out["Interpolator2D akima"] = Interpolator2D(xp, yp, fp, "akima")(X, Y)
+            out["interp3d"] = interp3d(*np.meshgrid(xp, yp, zp, indexing="ij"), xp, yp, zp, f3)
+            outs[name] = out
+        return outs
 
-    for method, out in at_nodes(fp).items():
-        assert np.array_equal(out, fp), method
-    assert np.array_equal(Interpolator2D(xp, yp, fp, "akima")(X, Y), fp)
-    zp = np.sort(rng.uniform(0, 3, 4)).astype(dtype)
-    f3 = rng.normal(size=(6, 5, 4)).astype(dtype)
-    grid = np.meshgrid(xp, yp, zp, indexing="ij")
-    assert np.array_equal(interp3d(*grid, xp, yp, zp, f3), f3)
+    for dtype, outs in at_nodes({name: c[3:] for name, c in cases.items()}).items():
+        fp, f3 = cases[dtype][3:]
+        for method, out in outs.items():
+            assert out.dtype == fp.dtype, (dtype, method)
+            assert np.array_equal(out, f3 if method == "interp3d" else fp), (dtype, method)
 
 
 def test_grid_derivatives_at_the_last_node_are_the_cells():
@@ -190,7 +247,11 @@ def test_grid_derivatives_at_the_last_node_are_the_cells():
     def derivatives(q):
         return [interp2d(q[:, 0], q[:, 1], xp, yp, fp, m, derivative=orders) for m in methods]
 
-    for method, at, inside in zip(methods, derivatives(q), derivatives(near)):
+    @jax.jit
+    def gradients(x):  # ∂/∂x at (xp[-1], yp[-1]), every method: one program
+        return [jax.grad(lambda x: interp2d(x, yp[-1], xp, yp, fp, m))(x) for m in methods]
+
+    grads = gradients(xp[-1])
+    for method, at, inside, gx in zip(methods, derivatives(q), derivatives(near), grads):
         np.testing.assert_allclose(at, inside, rtol=1e-6, atol=1e-6, err_msg=method)
-        gx = jax.grad(lambda x: interp2d(x, yp[-1], xp, yp, fp, method))(xp[-1])
-        assert gx == pytest.approx(float(at[3, 1]))  # ∂/∂x at (xp[-1], yp[-1])
+        assert gx == pytest.approx(float(at[3, 1])), method  # ∂/∂x at (xp[-1], yp[-1])

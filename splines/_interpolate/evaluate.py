@@ -55,6 +55,7 @@ class EvalSpec(NamedTuple):
     # says whether a query on a break takes the piece on its left ("nearest").  A
     # table that no method made (`PPoly`) reads as "linear": right-open pieces.
     method: str = "linear"
+    even: tuple = ()  # per axis: about evenly spaced breaks, located without a search
 
 
 def orders_along_one_axis(derivative, name: str = "derivative") -> tuple:
@@ -117,8 +118,9 @@ def evaluate(queries: tuple, breaks: tuple, table, fill, spec: EvalSpec, end=Non
     shape = jnp.broadcast_shapes(*(jnp.shape(q) for q in queries))  # symbolic sizes too
     xs = [jnp.reshape(jnp.broadcast_to(q, shape), (-1,)) for q in queries]
     method = get_method(spec.method)
-    cells = [find_cells(x, b, periodic, method.right_closed)
-             for x, b, periodic in zip(xs, breaks, spec.periodic)]  # fmt: skip
+    even = spec.even or (False,) * len(breaks)
+    cells = [find_cells(x, b, periodic, method.right_closed, e)
+             for x, b, periodic, e in zip(xs, breaks, spec.periodic, even)]  # fmt: skip
     if len(breaks) == 1:
         local = take_pieces(table, cells[0].index)  # (m, k, p)
     else:

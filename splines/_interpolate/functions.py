@@ -23,7 +23,7 @@ from .evaluate import (
 )
 from .fit import fit
 from .options import parse_extrap, parse_grid_extrap, per_axis
-from .prepare import FitArgs, FitSpec, ArgumentNames, prepare_fit
+from .prepare import ArgumentNames, FitArgs, FitSpec, even_axes, prepare_fit
 from .scipy_grid import (
     check_bounds,
     check_fill_kind,
@@ -47,18 +47,20 @@ def interp1d(
     xp: Float[ArrayLike, " n"],
     fp: Float[ArrayLike, "*shape"],
     method: Method = "cubic2",
-    *,
-    bc_type: Any = None,
     derivative: int | tuple[int, ...] = 0,
     extrap: Any = False,
     period: Optional[Float[ArrayLike, ""]] = None,
+    even_spacing: Optional[bool] = False,
+    *,
+    bc_type: Any = None,
     axis: int = 0,
     c: Optional[Float[ArrayLike, ""]] = None,
     fx: Optional[Inexact[ArrayLike, "*shape"]] = None,
 ) -> Inexact[Array, "..."]:
     """Interpolate ``fp`` sampled at knots ``xp`` to query points ``x``.
 
-    Argument order follows `numpy.interp`: queries, knots, values.
+    Argument order follows `numpy.interp`: queries, knots, values; then interpax's
+    (``method, derivative, extrap, period, even_spacing``, by position or name).
 
     Args:
         x: query points, any shape.
@@ -87,6 +89,11 @@ def interp1d(
             first; decided by the data, also when traced), queries wrap
             around and cubic2 is periodic.
             ``bc_type="periodic"`` alone takes the period ``xp[-1] - xp[0]``.
+        even_spacing: the knots are evenly spaced, so a query's piece is one
+            multiply and a floor (plus one correcting step), no search: True
+            (checked when the knots are concrete; traced, a query whose piece
+            that misses is NaN), False (search), None (True when concrete knots
+            are evenly spaced, each within a quarter spacing of its place).
         axis: the axis of ``fp`` along the knots.
         c: the tension of ``"cardinal"``, in [0, 1] (default 0, which is
             Catmull-Rom; 1 gives zero slopes); differentiable.
@@ -107,7 +114,9 @@ def interp1d(
     x, xp, fp, period, fx = lists_to_arrays(x, xp, fp, period, fx)
     fit_spec, fit_args = prepare_fit((xp,), fp, method, bc_type, (period,), axis, c, {1: fx})
     x = prepare_queries(x, fit_args.knots[0].dtype)
-    plan = memoized(evaluation_plan, (), (derivative, extrap), (True, fit_spec, fit_args.fp.dtype))
+    even = even_axes(even_spacing, fit_args, ArgumentNames()) if even_spacing is not False else ()
+    plan = memoized(evaluation_plan, (), (derivative, extrap),
+                    (True, fit_spec, fit_args.fp.dtype, even))  # fmt: skip
     return _interpolate((x,), fit_args, plan[1], fit_spec, plan[0])
 
 
@@ -118,10 +127,11 @@ def interp2d(
     yp: Float[ArrayLike, " ny"],
     fp: Inexact[ArrayLike, "nx ny *columns"],
     method: Method = "cubic2",
-    *,
     derivative: Any = (0, 0),
     extrap: Any = False,
     period: Any = None,
+    even_spacing: Any = False,
+    *,
     bc_type: Any = None,
     c: Optional[Float[ArrayLike, ""]] = None,
     fx: Optional[Inexact[ArrayLike, "nx ny *columns"]] = None,
@@ -150,6 +160,7 @@ def interp2d(
             fill.
         period: one for both axes or one per axis, e.g. ``(2 * pi, None)``;
             as `interp1d`'s.
+        even_spacing: one for both axes or one per axis; as `interp1d`'s.
         bc_type: ``"cubic2"``'s end conditions, on every axis without a period:
             names or ``(order, 0)`` (the mixed derivatives need homogeneous ends).
         c: ``"cardinal"``'s tension.
@@ -164,8 +175,8 @@ def interp2d(
     Errors and invalid data as `interp1d`.
     """
     given = {1: fx, 2: fy, 3: fxy}
-    return interp_grid((x, y), (xp, yp), fp, method, derivative, extrap, period, bc_type, c,
-                       given, GRID_NAMES[2])  # fmt: skip
+    return interp_grid((x, y), (xp, yp), fp, method, derivative, extrap, period, even_spacing,
+                       bc_type, c, given, GRID_NAMES[2])  # fmt: skip
 
 
 def interp3d(
@@ -177,10 +188,11 @@ def interp3d(
     zp: Float[ArrayLike, " nz"],
     fp: Inexact[ArrayLike, "nx ny nz *columns"],
     method: Method = "cubic2",
-    *,
     derivative: Any = (0, 0, 0),
     extrap: Any = False,
     period: Any = None,
+    even_spacing: Any = False,
+    *,
     bc_type: Any = None,
     c: Optional[Float[ArrayLike, ""]] = None,
     fx: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
@@ -194,12 +206,12 @@ def interp3d(
     """Interpolate ``fp`` on the grid ``xp × yp × zp`` to the points ``(x, y, z)``.
 
     As `interp2d`, with a third axis: ``derivative`` orders are triples,
-    per-axis ``extrap``/``period`` have three entries, and the given
+    per-axis ``extrap``/``period``/``even_spacing`` have three entries, and the given
     derivatives are ``fx, fy, fz, fxy, fxz, fyz, fxyz``.
     """
     given = {1: fx, 2: fy, 4: fz, 3: fxy, 5: fxz, 6: fyz, 7: fxyz}
     return interp_grid((x, y, z), (xp, yp, zp), fp, method, derivative, extrap, period,
-                       bc_type, c, given, GRID_NAMES[3])  # fmt: skip
+                       even_spacing, bc_type, c, given, GRID_NAMES[3])  # fmt: skip
 
 
 def interpn(
@@ -263,7 +275,8 @@ def interpn(
     xi = query_points(xi, len(points), fit_args.knots[0].dtype)
     if bounds_error:
         check_bounds(xi, fit_args.knots, fit_spec.periodic)
-    plan = memoized(evaluation_plan, (), (derivative, extrap), (False, fit_spec, fit_args.fp.dtype))
+    plan = memoized(evaluation_plan, (), (derivative, extrap),
+                    (False, fit_spec, fit_args.fp.dtype, ()))  # fmt: skip
     return _interpolate_points(xi, fit_args, plan[1], fit_spec, plan[0])
 
 
@@ -273,12 +286,14 @@ def scipy_names(d: int) -> ArgumentNames:
                  tuple(f"xi[..., {a}]" for a in range(d)), "values")  # fmt: skip
 
 
-def interp_grid(queries, knots, fp, method, derivative, extrap, period, bc_type, c, given,
-                names: ArgumentNames):  # fmt: skip
+def interp_grid(queries, knots, fp, method, derivative, extrap, period, even_spacing, bc_type,
+                c, given, names: ArgumentNames):  # fmt: skip
     """`interp2d`/`interp3d` on any number of axes (``given``: mask → derivative)."""
     fit_spec, fit_args = prepare_grid(knots, fp, method, bc_type, period, c, given, names)
     queries = grid_queries(queries, fit_args.knots[0].dtype, names)
-    plan = memoized(evaluation_plan, (), (derivative, extrap), (False, fit_spec, fit_args.fp.dtype))
+    even = even_axes(even_spacing, fit_args, names) if even_spacing is not False else ()
+    plan = memoized(evaluation_plan, (), (derivative, extrap),
+                    (False, fit_spec, fit_args.fp.dtype, even))  # fmt: skip
     return _interpolate(queries, fit_args, plan[1], fit_spec, plan[0])
 
 
@@ -296,11 +311,13 @@ def prepare_grid(knots, fp, method, bc_type, period, c, given: dict, names: Argu
     return prepare_fit(knots, fp, method, bc_type, periods, 0, c, given, names)
 
 
-def evaluation_plan(derivative, extrap, one_axis: bool, fit_spec: FitSpec, dtype) -> tuple:
+def evaluation_plan(derivative, extrap, one_axis: bool, fit_spec: FitSpec, dtype,
+                    even: tuple = ()) -> tuple:  # fmt: skip
     """``(EvalSpec, fill)``: the evaluation's static half, kept per options (`memoized`).
 
     ``one_axis``: `interp1d`'s meaning of ``derivative`` (a tuple stacks orders)
-    and ``extrap``; otherwise the grids' (a tuple gives one per axis).
+    and ``extrap``; otherwise the grids' (a tuple gives one per axis).  ``even``:
+    per axis, locate without a search (`even_axes`; empty: search everywhere).
     """
     if one_axis:
         orders = orders_along_one_axis(derivative)
@@ -309,7 +326,7 @@ def evaluation_plan(derivative, extrap, one_axis: bool, fit_spec: FitSpec, dtype
         orders = orders_per_axis(derivative, len(fit_spec.bc_kinds))
         extraps = parse_grid_extrap(extrap, fit_spec.periodic, dtype)
     spec = EvalSpec(*orders, tuple(e.extend for e in extraps), fit_spec.periodic, fit_spec.axis,
-                    fit_spec.column_shape, fit_spec.method)  # fmt: skip
+                    fit_spec.column_shape, fit_spec.method, even)  # fmt: skip
     return spec, tuple(e.fill for e in extraps)
 
 

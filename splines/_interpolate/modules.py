@@ -26,7 +26,7 @@ from .evaluate import (
 from .fit import jit_fit
 from .functions import GRID_NAMES, grid_queries, prepare_grid, scipy_names
 from .options import parse_extrap, parse_grid_extrap, per_axis
-from .prepare import ArgumentNames, prepare_fit
+from .prepare import ArgumentNames, even_axes, prepare_fit
 from .scipy_grid import (
     check_bounds,
     check_fill_kind,
@@ -56,16 +56,18 @@ class Interpolator1D(eqx.Module):
     method: str = eqx.field(static=True)
     axis: int = eqx.field(static=True)
     column_shape: tuple = eqx.field(static=True)
+    even: tuple = eqx.field(static=True)  # (locate without a search,) or () (`even_axes`)
 
     def __init__(
         self,
         xp: Float[ArrayLike, " n"],
         fp: Float[ArrayLike, "*shape"],
         method: str = "cubic2",
-        *,
-        bc_type: Any = None,
         extrap: Any = False,
         period: Optional[Float[ArrayLike, ""]] = None,
+        even_spacing: Optional[bool] = None,
+        *,
+        bc_type: Any = None,
         axis: int = 0,
         c: Optional[Float[ArrayLike, ""]] = None,
         fx: Optional[Inexact[ArrayLike, "*shape"]] = None,
@@ -78,13 +80,17 @@ class Interpolator1D(eqx.Module):
         self.extend, self.periodic = extrap.extend, spec.periodic[0]
         self.method = spec.method
         self.axis, self.column_shape = spec.axis, spec.column_shape
+        self.even = even_axes(even_spacing, args, ArgumentNames())
 
     def __call__(
-        self, x: Float[ArrayLike, "..."], derivative: int | tuple[int, ...] = 0
-    ) -> Inexact[Array, "..."]:
-        """Values (or derivatives: an order or a tuple of orders) at ``x``; as `interp1d`."""
+        self, x: Float[ArrayLike, "..."], derivative: int | tuple[int, ...] = 0, *,
+        dx: Optional[int] = None,
+    ) -> Inexact[Array, "..."]:  # fmt: skip
+        """Values (or derivatives: an order or a tuple of orders) at ``x``; as `interp1d`.
+        ``dx``: interpax's name for ``derivative``."""
+        derivative = derivative if dx is None else dx
         spec = EvalSpec(*orders_along_one_axis(derivative), (self.extend,), (self.periodic,),
-                        self.axis, self.column_shape, self.method)  # fmt: skip
+                        self.axis, self.column_shape, self.method, self.even)  # fmt: skip
         (x,) = lists_to_arrays(x)
         x = prepare_queries(x, self.breaks.dtype)
         return jit_evaluate((x,), (self.breaks,), self.coefficients, (self.fill,), spec, self.end)
@@ -109,9 +115,12 @@ class TensorSpline(eqx.Module):
     method: str = eqx.field(static=True)
     column_shape: tuple = eqx.field(static=True)
     names: ArgumentNames = eqx.field(static=True)
+    even: tuple = eqx.field(static=True)  # per axis: locate without a search (`even_axes`)
 
-    def __init__(self, knots, fp, method, bc_type, extrap, period, c, given, names: ArgumentNames):
+    def __init__(self, knots, fp, method, bc_type, extrap, period, c, given, names: ArgumentNames,
+                 even_spacing=False):  # fmt: skip
         spec, args = prepare_grid(knots, fp, method, bc_type, period, c, given, names)
+        self.even = even_axes(even_spacing, args, names)
         extraps = parse_grid_extrap(extrap, spec.periodic, args.fp.dtype)
         self.breaks, self.nodes, self.end = jit_fit(args, spec)
         self.fill = jnp.stack([jnp.stack(e.fill) for e in extraps])
@@ -128,7 +137,7 @@ def grid_eval_spec(spline: TensorSpline, derivative) -> EvalSpec:
     """The evaluation's static half for ``derivative`` (orders per axis).  A function, not
     a method: equinox builds a bound-method module on every method access (~30 µs)."""
     return EvalSpec(*orders_per_axis(derivative, len(spline.breaks)), spline.extend,
-                    spline.periodic, 0, spline.column_shape, spline.method)  # fmt: skip
+                    spline.periodic, 0, spline.column_shape, spline.method, spline.even)  # fmt: skip
 
 
 class Interpolator2D(eqx.Module):
@@ -147,9 +156,10 @@ class Interpolator2D(eqx.Module):
         yp: Float[ArrayLike, " ny"],
         fp: Inexact[ArrayLike, "nx ny *columns"],
         method: str = "cubic2",
-        *,
         extrap: Any = False,
         period: Any = None,
+        even_spacing: Any = None,
+        *,
         bc_type: Any = None,
         c: Optional[Float[ArrayLike, ""]] = None,
         fx: Optional[Inexact[ArrayLike, "nx ny *columns"]] = None,
@@ -158,7 +168,7 @@ class Interpolator2D(eqx.Module):
     ):
         given = {1: fx, 2: fy, 3: fxy}
         self.spline = TensorSpline((xp, yp), fp, method, bc_type, extrap, period, c, given,
-                                   GRID_NAMES[2])  # fmt: skip
+                                   GRID_NAMES[2], even_spacing)  # fmt: skip
 
     def __call__(
         self, x: Float[ArrayLike, "..."], y: Float[ArrayLike, "..."], derivative: Any = (0, 0)
@@ -179,9 +189,10 @@ class Interpolator3D(eqx.Module):
         zp: Float[ArrayLike, " nz"],
         fp: Inexact[ArrayLike, "nx ny nz *columns"],
         method: str = "cubic2",
-        *,
         extrap: Any = False,
         period: Any = None,
+        even_spacing: Any = None,
+        *,
         bc_type: Any = None,
         c: Optional[Float[ArrayLike, ""]] = None,
         fx: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
@@ -194,7 +205,7 @@ class Interpolator3D(eqx.Module):
     ):
         given = {1: fx, 2: fy, 4: fz, 3: fxy, 5: fxz, 6: fyz, 7: fxyz}
         self.spline = TensorSpline((xp, yp, zp), fp, method, bc_type, extrap, period, c, given,
-                                   GRID_NAMES[3])  # fmt: skip
+                                   GRID_NAMES[3], even_spacing)  # fmt: skip
 
     def __call__(
         self,

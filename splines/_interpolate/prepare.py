@@ -33,14 +33,16 @@ from .._utils.dtypes import (
 from .._utils.eager_cache import check_once, memoized
 from .._utils.validate import (
     check_ends_match_eagerly,
+    check_evenly_spaced_eagerly,
     check_knots_eagerly,
     check_period_eagerly,
     check_values_eagerly,
     check_within_period_eagerly,
+    evenly_spaced,
     is_concrete,
     knot_eps,
 )
-from .options import parse_bc_type
+from .options import parse_bc_type, per_axis
 
 
 class ArgumentNames(NamedTuple):
@@ -102,11 +104,14 @@ class FitPlan(NamedTuple):
 
 
 def prepare_fit(knots: tuple, fp, method, bc_type, periods: tuple, axis=0, c=None,
-                given: Optional[dict] = None, names: ArgumentNames = ArgumentNames()):  # fmt: skip
+                given: Optional[dict] = None, names: ArgumentNames = ArgumentNames(),
+                check: bool = True):  # fmt: skip
     """Validate and convert; return ``(FitSpec, FitArgs)``.  Raises ValueError/TypeError.
 
-    ``given`` maps axis masks to user-given derivatives (None: not given).  An
-    eager call's cost, so written for few Python operations.
+    ``given`` maps axis masks to user-given derivatives (None: not given).
+    ``check=False`` (interpax's) skips the eager data checks: bad concrete data
+    then give NaN, as traced data do, instead of raising.  An eager call's cost,
+    so written for few Python operations.
     """
     masks, derivatives = _present(given)
     arrays = (*knots, fp, *periods, *derivatives)  # flat: a tuple in the key costs ~0.4 µs
@@ -125,7 +130,7 @@ def prepare_fit(knots: tuple, fp, method, bc_type, periods: tuple, axis=0, c=Non
             tuple([as_dtype(v, value) for v in derivatives]),
             c,
         )
-    closes = _check_data_eagerly(args, plan, names)
+    closes = _check_data_eagerly(args, plan, names) if check else None
     return (plan.spec if closes is None else plan.spec._replace(closes_period=closes)), args
 
 
@@ -315,3 +320,26 @@ def _check_data_eagerly(args: FitArgs, plan: FitPlan, names: ArgumentNames) -> O
                     check_ends_match_eagerly(np.asarray(values), spec.axis + a, name, what,
                                              spec.knot_eps)  # fmt: skip
     return tuple(closes)
+
+
+def even_axes(even_spacing, args: FitArgs, names: ArgumentNames) -> tuple:
+    """Per axis, whether queries find their piece by arithmetic (`locate_even`).
+
+    ``even_spacing``: one for all axes or one per axis, interpax's meaning: True
+    (the knots are evenly spaced: checked when concrete; traced, a query whose
+    piece the arithmetic misses is NaN), False (search), None (True where the
+    knots and period are concrete and evenly spaced).
+    """
+    flags = per_axis(even_spacing, len(args.knots), "even_spacing")
+    even = []
+    for flag, xp, period, name in zip(flags, args.knots, args.periods, names.knots):
+        if flag is not None and not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"`even_spacing` must be True, False or None; got {flag!r}.")
+        concrete = is_concrete(xp, period)
+        p = None if period is None or not concrete else np.asarray(period)
+        if flag is None:
+            flag = concrete and evenly_spaced(np.asarray(xp), p)
+        elif flag and concrete:
+            check_once(check_evenly_spaced_eagerly, xp, name, None if p is None else float(p))
+        even.append(bool(flag))
+    return tuple(even)

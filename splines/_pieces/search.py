@@ -184,13 +184,42 @@ class Cell(NamedTuple):
     width: Any  # breaks[j+1] − breaks[j]
 
 
-def find_cells(x, breaks, periodic: bool, right_closed: bool) -> Cell:
-    """`locate` flat queries (after `wrap` when ``periodic``); their pieces' start and width."""
+def find_cells(x, breaks, periodic: bool, right_closed: bool, even: bool = False) -> Cell:
+    """`locate` flat queries (after `wrap` when ``periodic``); their pieces' start and width.
+
+    ``even``: the breaks are about evenly spaced (`locate_even`: no search); a query
+    whose piece that misses is NaN.
+    """
     if periodic:
         x = wrap(x, breaks[0], breaks[-1] - breaks[0])
-    j = locate(x, breaks, right_closed)
+    if not even:
+        j = locate(x, breaks, right_closed)
+        start, end = take_pieces(breaks, j), take_pieces(breaks, j + 1)
+        return Cell(j, x, start, end - start)
+    j = locate_even(x, breaks, right_closed)
     start, end = take_pieces(breaks, j), take_pieces(breaks, j + 1)
+    last = breaks.shape[-1] - 2
+    after_start = (x > start if right_closed else x >= start) | (j == 0)
+    before_end = (x <= end if right_closed else x < end) | (j == last)
+    x = jnp.where(after_start & before_end, x, jnp.nan)
     return Cell(j, x, start, end - start)
+
+
+def locate_even(x, breaks, right_closed: bool = False):
+    """`locate` for about evenly spaced breaks, without a search: one multiply and a floor
+    give the piece j of x were the breaks exactly even, then one step left or right
+    corrects it by the two breaks of that piece.  So j is `locate`'s wherever every
+    break lies within a piece width of its even place (`evenly_spaced` asks a quarter);
+    `find_cells` makes the other queries NaN.
+    """
+    last = breaks.shape[-1] - 2
+    scale = (last + 1) / (breaks[-1] - breaks[0])
+    guess = jnp.clip(jnp.floor((x - breaks[0]) * scale), 0, last)
+    j = jnp.where(jnp.isnan(guess), 0, guess).astype(jnp.int32)
+    lo, hi = take_pieces(breaks, j), take_pieces(breaks, j + 1)
+    left = (x <= lo if right_closed else x < lo) & (j > 0)
+    right = (x > hi if right_closed else x >= hi) & (j < last)
+    return j - left.astype(jnp.int32) + right.astype(jnp.int32)
 
 
 def take_pieces(table, index):

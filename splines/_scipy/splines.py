@@ -5,7 +5,8 @@ Each is `_interpolate.fit.fit` with one of our methods — ``"cubic2"``, given s
 ``"monotonic"``, ``"akima"``/``"makima"`` — held as an `AbstractPPoly`:
 the same breaks and local coefficients as `Interpolator1D`, scipy's names
 and defaults around them.  Arguments are checked as `interp1d` checks them
-(bad concrete data raise `ValueError`; bad traced data give NaN).
+(bad concrete data raise `ValueError`; bad traced data give NaN).  ``check=False``
+(interpax's keyword) skips the eager data checks: bad concrete data then give NaN too.
 """
 
 from typing import Any, Literal, Optional
@@ -21,11 +22,12 @@ from .ppoly import PERIODIC, AbstractPPoly
 _NAMES = ArgumentNames(knots=("x",), queries=("x",), values="y", slopes="dydx")
 
 
-def _fit_into(self: AbstractPPoly, x, y, method, axis, extrapolate, default,
+def _fit_into(self: AbstractPPoly, x, y, method, axis, extrapolate, default, check,
               bc_type=None, dydx=None):  # fmt: skip
     """Fit ``y`` at ``x`` with ``method`` and set the fields of ``self`` (in `__init__`)."""
     x, y, dydx = lists_to_arrays(x, y, dydx)
-    spec, args = prepare_fit((x,), y, method, bc_type, (None,), axis, None, {1: dydx}, _NAMES)
+    spec, args = prepare_fit((x,), y, method, bc_type, (None,), axis, None, {1: dydx}, _NAMES,
+                             bool(check))  # fmt: skip
     (self.breaks,), self.coefficients, self.end = jit_fit(args, spec)
     self.extrapolate = parse_extrapolate(extrapolate, PERIODIC if spec.periodic[0] else default)
     self.axis, self.column_shape, self.descending = spec.axis, spec.column_shape, False
@@ -47,8 +49,9 @@ class CubicHermiteSpline(AbstractPPoly):
         dydx: Inexact[ArrayLike, "*shape"],
         axis: int = 0,
         extrapolate: Optional[bool | str] = None,
+        check: bool = True,
     ):
-        _fit_into(self, x, y, "cubic", axis, extrapolate, True, dydx=dydx)
+        _fit_into(self, x, y, "cubic", axis, extrapolate, True, check, dydx=dydx)
 
 
 class CubicSpline(AbstractPPoly):
@@ -67,8 +70,9 @@ class CubicSpline(AbstractPPoly):
         axis: int = 0,
         bc_type: Any = "not-a-knot",
         extrapolate: Optional[bool | str] = None,
+        check: bool = True,
     ):
-        _fit_into(self, x, y, "cubic2", axis, extrapolate, True, bc_type=bc_type)
+        _fit_into(self, x, y, "cubic2", axis, extrapolate, True, check, bc_type=bc_type)
 
 
 class PchipInterpolator(AbstractPPoly):
@@ -80,9 +84,10 @@ class PchipInterpolator(AbstractPPoly):
         y: Float[ArrayLike, "*shape"],
         axis: int = 0,
         extrapolate: Optional[bool | str] = None,
+        check: bool = True,
     ):
         _real_only(y, "PchipInterpolator")
-        _fit_into(self, x, y, "monotonic", axis, extrapolate, True)
+        _fit_into(self, x, y, "monotonic", axis, extrapolate, True, check)
 
 
 class Akima1DInterpolator(AbstractPPoly):
@@ -94,11 +99,12 @@ class Akima1DInterpolator(AbstractPPoly):
         x: Float[ArrayLike, " n"],
         y: Float[ArrayLike, "*shape"],
         axis: int = 0,
+        extrapolate: Optional[bool | str] = None,
+        check: bool = True,
         *,
         method: Literal["akima", "makima"] = "akima",
-        extrapolate: Optional[bool | str] = None,
     ):
         if method not in ("akima", "makima"):
             raise NotImplementedError(f"`method`={method!r} is not 'akima' or 'makima'.")
         _real_only(y, "Akima1DInterpolator")
-        _fit_into(self, x, y, method, axis, extrapolate, False)
+        _fit_into(self, x, y, method, axis, extrapolate, False, check)

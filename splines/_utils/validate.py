@@ -215,3 +215,26 @@ def check_ends_match_eagerly(values, axis: int, name: str, what: str, eps) -> No
             f"axis to be equal; `{name}[{', '.join(index)}]` starts at {lines[0, j]} and "
             f"ends at {lines[-1, j]}."
         )
+
+
+def evenly_spaced(xp, period=None) -> bool:
+    """Whether every knot lies within a quarter spacing of its place on an even grid
+    (with ``period``: the knots and their closing ``xp[0] + period`` unless they
+    already end there), which `locate_even` needs to find each piece."""
+    if period is not None and xp.size > 1 and xp[-1] - xp[0] < period * (1 - 1e-9):
+        xp = np.append(xp, xp[0] + period)
+    if xp.size < 3:
+        return xp.size == 2
+    with np.errstate(over="ignore", invalid="ignore"):
+        even = np.linspace(xp[0], xp[-1], xp.size)
+        return bool(np.max(np.abs(xp - even)) <= 0.25 * (even[1] - even[0]))
+
+
+def check_evenly_spaced_eagerly(xp, name: str, period=None) -> None:
+    """Raise unless `evenly_spaced` (``even_spacing=True`` with uneven knots)."""
+    if not evenly_spaced(xp, period):
+        gaps = np.diff(xp)
+        raise ValueError(
+            f"`even_spacing=True` but `{name}` is not evenly spaced (gaps from {gaps.min()} "
+            f"to {gaps.max()}); pass even_spacing=False or None (detect)."
+        )

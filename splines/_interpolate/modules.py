@@ -137,7 +137,8 @@ def grid_eval_spec(spline: TensorSpline, derivative) -> EvalSpec:
     """The evaluation's static half for ``derivative`` (orders per axis).  A function, not
     a method: equinox builds a bound-method module on every method access (~30 µs)."""
     return EvalSpec(*orders_per_axis(derivative, len(spline.breaks)), spline.extend,
-                    spline.periodic, 0, spline.column_shape, spline.method, spline.even)  # fmt: skip
+                    spline.periodic, 0, spline.column_shape, spline.method,
+                    spline.even)  # fmt: skip
 
 
 class Interpolator2D(eqx.Module):

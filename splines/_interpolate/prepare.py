@@ -336,10 +336,20 @@ def even_axes(even_spacing, args: FitArgs, names: ArgumentNames) -> tuple:
         if flag is not None and not isinstance(flag, (bool, np.bool_)):
             raise TypeError(f"`even_spacing` must be True, False or None; got {flag!r}.")
         concrete = is_concrete(xp, period)
-        p = None if period is None or not concrete else np.asarray(period)
+        p = float(period) if period is not None and concrete else None
         if flag is None:
-            flag = concrete and evenly_spaced(np.asarray(xp), p)
+            flag = concrete and _passes(check_evenly_spaced_eagerly, xp, name, p)
         elif flag and concrete:
-            check_once(check_evenly_spaced_eagerly, xp, name, None if p is None else float(p))
+            check_once(check_evenly_spaced_eagerly, xp, name, p)
         even.append(bool(flag))
     return tuple(even)
+
+
+def _passes(check, array, *args) -> bool:
+    """Whether ``check_once(check, array, *args)`` passes (a jax array that passed before
+    is not copied to the host again)."""
+    try:
+        check_once(check, array, *args)
+    except ValueError:
+        return False
+    return True

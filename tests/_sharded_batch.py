@@ -8,6 +8,7 @@ line per case: name, the collectives found, the largest difference.
 
 import os
 import sys
+from functools import partial
 
 os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
 
@@ -23,7 +24,7 @@ COLLECTIVES = ("all-gather", "all-reduce", "collective-permute", "all-to-all", "
 
 
 def _sum_interp(x, xp, fp, **kwargs):
-    return splines.interp1d(x, xp, fp, **kwargs).sum()
+    return splines.interp1d(x, xp, fp, "cubic2", **kwargs).sum()
 
 
 def _cases(rng):
@@ -43,29 +44,52 @@ def _cases(rng):
              rng.uniform(-1, 1, (2, batch, n - 1)), rng.normal(size=(2, batch, n)))
     systems = bands, (P(None, "batch"),) * 4
     return {
-        "distinct grids": (jax.vmap(lambda x, xp, fp: splines.interp1d(x, xp, fp)), *grids),
+        "distinct grids": (
+            jax.vmap(lambda x, xp, fp: splines.interp1d(x, xp, fp, "cubic2")),
+            *grids,
+        ),
         "distinct grids, natural, derivative 1": (
-            jax.vmap(lambda x, xp, fp: splines.interp1d(x, xp, fp, bc_type="natural",
-                                                        derivative=1)), *grids),  # fmt: skip
+            jax.vmap(
+                lambda x, xp, fp: splines.interp1d(
+                    x, xp, fp, "cubic2", bc_type="natural", derivative=1
+                )
+            ),
+            *grids,
+        ),  # fmt: skip
         "distinct grids, periodic": (
-            jax.vmap(lambda x, xp, fp: splines.interp1d(x, xp, fp, period=2.0)), *grids),
+            jax.vmap(lambda x, xp, fp: splines.interp1d(x, xp, fp, "cubic2", period=2.0)),
+            *grids,
+        ),
         "distinct grids, grad": (jax.vmap(jax.grad(_sum_interp, argnums=(0, 1, 2))), *grids),
         "distinct grids, Interpolator1D": (
-            jax.vmap(lambda x, xp, fp: splines.Interpolator1D(xp, fp)(x)), *grids),
-        "curves on one grid": (lambda x, xp, fp: splines.interp1d(x, xp, fp), *curves),
+            jax.vmap(lambda x, xp, fp: splines.Interpolator1D(xp, fp, "cubic2")(x)),
+            *grids,
+        ),
+        "curves on one grid": (lambda x, xp, fp: splines.interp1d(x, xp, fp, "cubic2"), *curves),
         "curves on one grid, grad": (
-            lambda x, xp, fp: jax.grad(lambda f: (splines.interp1d(x, xp, f) ** 2).sum())(fp),
-            *curves),  # fmt: skip
+            lambda x, xp, fp: jax.grad(lambda f: (splines.interp1d(x, xp, f, "cubic2") ** 2).sum())(
+                fp
+            ),
+            *curves,
+        ),  # fmt: skip
         "grids x columns, columns split": (
-            jax.vmap(lambda x, xp, fp: splines.interp1d(x, xp, fp)), *grids_columns),
+            jax.vmap(lambda x, xp, fp: splines.interp1d(x, xp, fp, "cubic2")),
+            *grids_columns,
+        ),
         "two column axes, the first split": (
-            lambda x, xp, fp: splines.interp1d(x, xp, fp, extrap=True), *two_column_axes),
+            lambda x, xp, fp: splines.interp1d(x, xp, fp, "cubic2", extrap=True),
+            *two_column_axes,
+        ),
         "solve, batch (2, 64) split along 64": (
-            lambda *a: splines.tridiagonal_solve(*a, pivoting=False), *systems),
+            lambda *a: splines.tridiagonal_solve(*a, pivoting=False),
+            *systems,
+        ),
         "solve with pivoting, batch (2, 64) split along 64": (splines.tridiagonal_solve, *systems),
         # Control: a sum over the sharded batch must show up as a collective.
         "control: sum over the batch": (
-            lambda x, xp, fp: jax.vmap(splines.interp1d)(x, xp, fp).sum(), *grids),
+            lambda x, xp, fp: jax.vmap(partial(splines.interp1d, method="cubic2"))(x, xp, fp).sum(),
+            *grids,
+        ),
     }
 
 

@@ -163,9 +163,9 @@ def test_reproducer_jit_periodic():
     """jax.jit(lambda x: interp1d(x, xp, fp, bc_type="periodic"))(0.3) — the issue's case."""
     xp = np.linspace(0, 1, 9)
     fp = np.cos(2 * np.pi * xp)
-    eager = interp1d(0.3, xp, fp, bc_type="periodic")
+    eager = interp1d(0.3, xp, fp, "cubic2", bc_type="periodic")
     try:
-        got = jax.jit(lambda x: interp1d(x, xp, fp, bc_type="periodic"))(0.3)
+        got = jax.jit(lambda x: interp1d(x, xp, fp, "cubic2", bc_type="periodic"))(0.3)
     except Exception as e:  # noqa: BLE001
         pytest.fail(f"CONSTANTS-IN-TRANSFORM defect (reproducer): {_short(e)}")
     np.testing.assert_allclose(got, eager, rtol=0, atol=1e-13)

@@ -55,7 +55,7 @@ def test_constants_are_concrete_even_when_first_made_in_a_trace():
 )
 def test_eager_equals_jitted_in_any_order(bc_type, extrap):
     def call(q, x, y):
-        return splines.interp1d(q, x, y, bc_type=bc_type, extrap=extrap)
+        return splines.interp1d(q, x, y, "cubic2", bc_type=bc_type, extrap=extrap)
 
     jitted = jax.jit(call)
     first = np.asarray(jitted(Q, XP, FP))  # constants first made while tracing
@@ -66,10 +66,10 @@ def test_eager_equals_jitted_in_any_order(bc_type, extrap):
 
 
 def test_traced_and_eager_calls_share_nothing_wrong():
-    f = jax.jit(lambda x, xp, fp: splines.interp1d(x, xp, fp, extrap=True))
-    eager = splines.interp1d(X, XP, FP, extrap=True)
+    f = jax.jit(lambda x, xp, fp: splines.interp1d(x, xp, fp, "cubic2", extrap=True))
+    eager = splines.interp1d(X, XP, FP, "cubic2", extrap=True)
     np.testing.assert_allclose(f(X, XP, FP), eager, rtol=1e-14)
-    np.testing.assert_allclose(splines.interp1d(X, XP, FP, extrap=True), eager, rtol=0)
+    np.testing.assert_allclose(splines.interp1d(X, XP, FP, "cubic2", extrap=True), eager, rtol=0)
 
 
 # ------------------------------------------------------ data checks and their verdicts
@@ -89,7 +89,7 @@ def test_bad_knots_still_name_the_first_bad_entry(knots, message):
     with pytest.raises(ValueError, match=message):
         check_knots_eagerly(np.asarray(knots), "xp")
     with pytest.raises(ValueError, match=message), np.errstate(all="raise"):
-        splines.interp1d(0.5, np.asarray(knots), np.zeros(4))  # and no numpy warning
+        splines.interp1d(0.5, np.asarray(knots), np.zeros(4), "cubic2")  # and no numpy warning
 
 
 def test_valid_knots_pass_at_every_size():
@@ -115,30 +115,30 @@ def test_a_jax_array_is_checked_once(monkeypatch):
     monkeypatch.setattr(_fit, "check_knots_eagerly", counting)
     xp = jnp.asarray(XP)
     for _ in range(3):
-        splines.interp1d(X, xp, FP)
+        splines.interp1d(X, xp, FP, "cubic2")
     assert calls == ["xp"]
-    splines.interp1d(X, jnp.asarray(XP), FP)  # another array: checked
+    splines.interp1d(X, jnp.asarray(XP), FP, "cubic2")  # another array: checked
     assert calls == ["xp", "xp"]
 
 
 def test_numpy_knots_are_checked_on_every_call():
     xp = XP.copy()
-    splines.interp1d(X, xp, FP)
+    splines.interp1d(X, xp, FP, "cubic2")
     xp[3] = xp[2]  # mutable: the same object is now invalid
     with pytest.raises(ValueError, match=r"`xp` must be strictly increasing"):
-        splines.interp1d(X, xp, FP)
+        splines.interp1d(X, xp, FP, "cubic2")
 
 
 def test_a_failed_check_is_not_remembered():
     xp = jnp.asarray(XP[::-1])
     for _ in range(2):
         with pytest.raises(ValueError, match="strictly increasing"):
-            splines.interp1d(X, xp, FP)
+            splines.interp1d(X, xp, FP, "cubic2")
 
 
 def test_a_verdict_goes_with_its_array():
     xp = jnp.asarray(XP + 1.0)
-    splines.interp1d(X, xp, FP)
+    splines.interp1d(X, xp, FP, "cubic2")
     key = (_fit.check_knots_eagerly, id(xp), ("xp",))
     assert key in _memo._PASSED
     del xp
@@ -162,31 +162,31 @@ def test_a_verdict_goes_with_its_array():
 )
 def test_extrap_options_are_told_apart(first, second):
     for extrap in (first, second):
-        got = np.asarray(splines.interp1d(X, XP, FP, extrap=extrap))
+        got = np.asarray(splines.interp1d(X, XP, FP, "cubic2", extrap=extrap))
         fresh = _memo._PLANS.copy()
         _memo._PLANS.clear()
-        want = np.asarray(splines.interp1d(X, XP, FP, extrap=extrap))
+        want = np.asarray(splines.interp1d(X, XP, FP, "cubic2", extrap=extrap))
         _memo._PLANS.update(fresh)
         np.testing.assert_array_equal(got, want)
         np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
 
 
 def test_bad_options_still_raise_after_good_ones():
-    splines.interp1d(X, XP, FP, extrap=(1.0, 2.0))
+    splines.interp1d(X, XP, FP, "cubic2", extrap=(1.0, 2.0))
     with pytest.raises(ValueError, match="`extrap`"):
-        splines.interp1d(X, XP, FP, extrap=(True, 2.0))  # == (1, 2.0) in Python
+        splines.interp1d(X, XP, FP, "cubic2", extrap=(True, 2.0))  # == (1, 2.0) in Python
     splines.interp1d(X, XP, FP, method="cardinal", c=1)
     with pytest.raises(TypeError, match="`c`"):
         splines.interp1d(X, XP, FP, method="cardinal", c="1")
     with pytest.raises(ValueError, match=r"`c` \(tension\) must be in \[0, 1\]"):
         splines.interp1d(X, XP, FP, method="cardinal", c=1.5)
-    splines.interp1d(X, XP, FP, bc_type=((1, 0.0), (2, 0.0)))
+    splines.interp1d(X, XP, FP, "cubic2", bc_type=((1, 0.0), (2, 0.0)))
     with pytest.raises(ValueError, match="bc_type"):
-        splines.interp1d(X, XP, FP, bc_type=((1, 0.0), (3, 0.0)))
+        splines.interp1d(X, XP, FP, "cubic2", bc_type=((1, 0.0), (3, 0.0)))
 
 
 def test_boundary_values_are_told_apart():
-    clamped = [splines.interp1d(X, XP, FP, bc_type=((1, s), (1, 0.0)), extrap=True)
+    clamped = [splines.interp1d(X, XP, FP, "cubic2", bc_type=((1, s), (1, 0.0)), extrap=True)
                for s in (0.0, 1, 1.0, 2.0, np.float32(2.0))]  # fmt: skip
     scipy = pytest.importorskip("scipy.interpolate")
     for got, s in zip(clamped, (0.0, 1, 1.0, 2.0, 2.0)):
@@ -197,8 +197,8 @@ def test_boundary_values_are_told_apart():
 def test_array_options_bypass_the_memo():
     before = len(_memo._PLANS)
     value = jnp.asarray(0.5)
-    got = splines.interp1d(X, XP, FP, bc_type=((1, value), (1, 0.0)), extrap=True)
-    want = splines.interp1d(X, XP, FP, bc_type=((1, 0.5), (1, 0.0)), extrap=True)
+    got = splines.interp1d(X, XP, FP, "cubic2", bc_type=((1, value), (1, 0.0)), extrap=True)
+    want = splines.interp1d(X, XP, FP, "cubic2", bc_type=((1, 0.5), (1, 0.0)), extrap=True)
     np.testing.assert_array_equal(got, want)
     assert len(_memo._PLANS) <= before + 2  # the float call planned; the array one did not
 
@@ -216,9 +216,9 @@ def test_array_options_bypass_the_memo():
 )
 def test_query_types_keep_their_dtypes(x):
     knots = jnp.asarray(XP, jnp.float32)
-    got = splines.interp1d(x, knots, FP.astype(np.float32))
+    got = splines.interp1d(x, knots, FP.astype(np.float32), "cubic2")
     _memo._PLANS.clear()
-    want = splines.interp1d(x, knots, FP.astype(np.float32))
+    want = splines.interp1d(x, knots, FP.astype(np.float32), "cubic2")
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_array_equal(got, want)
 
@@ -227,9 +227,9 @@ def test_the_memo_starts_over_when_full(monkeypatch):
     monkeypatch.setattr(_memo, "_PLAN_LIMIT", 4)
     for n in range(3, 12):
         xp = np.linspace(0.0, 1.0, n)
-        got = splines.interp1d(X, xp, np.cos(xp), extrap=True)
+        got = splines.interp1d(X, xp, np.cos(xp), "cubic2", extrap=True)
         assert len(_memo._PLANS) <= 4
-        np.testing.assert_allclose(got, splines.interp1d(X, xp, np.cos(xp), extrap=True))
+        np.testing.assert_allclose(got, splines.interp1d(X, xp, np.cos(xp), "cubic2", extrap=True))
 
 
 @pytest.mark.parametrize(
@@ -254,10 +254,10 @@ def test_option_keys_of_arrays_are_unkeyable():
 
 def test_plans_follow_the_x64_setting():
     with jax.enable_x64(False):
-        low = splines.interp1d(X, XP, FP)
-    high = splines.interp1d(X, XP, FP)
+        low = splines.interp1d(X, XP, FP, "cubic2")
+    high = splines.interp1d(X, XP, FP, "cubic2")
     with jax.enable_x64(False):
-        low_again = splines.interp1d(X, XP, FP)
+        low_again = splines.interp1d(X, XP, FP, "cubic2")
     assert low.dtype == low_again.dtype == np.float32
     assert high.dtype == np.float64
     want = pytest.importorskip("scipy.interpolate").CubicSpline(XP, FP)(X[1:4])

@@ -81,9 +81,9 @@ BAD_BC_TYPES = [
 @pytest.mark.parametrize("bc_type", BAD_BC_TYPES, ids=repr)
 def test_malformed_bc_type_raises(bc_type):
     with pytest.raises(ValueError, match="`bc_type`"):
-        interp1d(X, XP, FP, bc_type=bc_type)
+        interp1d(X, XP, FP, "cubic2", bc_type=bc_type)
     with pytest.raises(ValueError, match="`bc_type`"):
-        Interpolator1D(XP, FP, bc_type=bc_type)
+        Interpolator1D(XP, FP, "cubic2", bc_type=bc_type)
 
 
 @pytest.mark.parametrize(
@@ -92,19 +92,19 @@ def test_malformed_bc_type_raises(bc_type):
 def test_bc_type_conflicting_with_period_raises(bc_type):
     fp = np.array([0.0, 1.0, 4.0, 9.0, 16.0])
     with pytest.raises(ValueError, match="`bc_type`.*`period`"):
-        interp1d(X, XP, fp, bc_type=bc_type, period=6.0)
+        interp1d(X, XP, fp, "cubic2", bc_type=bc_type, period=6.0)
     with pytest.raises(ValueError, match="`bc_type`"):
-        Interpolator1D(XP, fp, bc_type=bc_type, period=6.0)
+        Interpolator1D(XP, fp, "cubic2", bc_type=bc_type, period=6.0)
 
 
 def test_bc_value_of_wrong_shape_raises():
     with pytest.raises(ValueError, match="`bc_type`"):
-        interp1d(X, XP, FP, bc_type=((1, np.zeros(3)), "natural"))
+        interp1d(X, XP, FP, "cubic2", bc_type=((1, np.zeros(3)), "natural"))
 
 
 def test_bc_value_of_wrong_shape_raises_for_columns():
     with pytest.raises(ValueError, match="`bc_type`"):
-        interp1d(X, XP, np.zeros((5, 3)), bc_type=((1, np.zeros(2)), "natural"))
+        interp1d(X, XP, np.zeros((5, 3)), "cubic2", bc_type=((1, np.zeros(2)), "natural"))
 
 
 @pytest.mark.parametrize(
@@ -124,9 +124,9 @@ def test_bc_type_with_a_local_method_raises(method, bc_type):
 @pytest.mark.parametrize("value", [1 + 2j, np.complex128(1.0), jnp.array(1 - 1j)], ids=repr)
 def test_complex_bc_value_with_real_fp_raises_type_error(value):
     with pytest.raises(TypeError, match="`bc_type`"):
-        interp1d(X2, XP, FP, bc_type=((1, value), (2, 0.0)))
+        interp1d(X2, XP, FP, "cubic2", bc_type=((1, value), (2, 0.0)))
     with pytest.raises(TypeError, match="`bc_type`"):
-        Interpolator1D(XP, FP, bc_type=("natural", (1, value)))
+        Interpolator1D(XP, FP, "cubic2", bc_type=("natural", (1, value)))
 
 
 def test_complex_fp_with_complex_bc_value_keeps_the_imaginary_part():
@@ -134,12 +134,12 @@ def test_complex_fp_with_complex_bc_value_keeps_the_imaginary_part():
     bc = ((1, 1.0 + 2.0j), (2, -1.0j))
     x = np.array([0.0, 0.3, 1.5, 2.2, 3.7, 4.0])
     ref = si.CubicSpline(XP, y, bc_type=bc)
-    out = np.asarray(interp1d(x, XP, y, bc_type=bc))
+    out = np.asarray(interp1d(x, XP, y, "cubic2", bc_type=bc))
     assert np.iscomplexobj(out), f"complex fp gave {out.dtype}"
     scale = np.max(np.abs(y))
     np.testing.assert_allclose(out, ref(x), rtol=0, atol=1e-12 * scale,
                                err_msg="complex fp and bc values")
-    slope = np.asarray(Interpolator1D(XP, y, bc_type=bc)(np.array([0.0]), 1))
+    slope = np.asarray(Interpolator1D(XP, y, "cubic2", bc_type=bc)(np.array([0.0]), 1))
     np.testing.assert_allclose(slope, [1.0 + 2.0j], rtol=0, atol=1e-12 * scale)
 
 
@@ -161,9 +161,9 @@ def test_tension_with_given_slopes_raises():
 @pytest.mark.parametrize("derivative", [-1, -4])
 def test_negative_derivative_raises(derivative):
     with pytest.raises(ValueError, match="`derivative`"):
-        interp1d(X, XP, FP, derivative=derivative)
+        interp1d(X, XP, FP, "cubic2", derivative=derivative)
     with pytest.raises(ValueError, match="`derivative`"):
-        Interpolator1D(XP, FP)(X, derivative)
+        Interpolator1D(XP, FP, "cubic2")(X, derivative)
 
 
 @pytest.mark.parametrize(
@@ -171,13 +171,13 @@ def test_negative_derivative_raises(derivative):
 )
 def test_non_int_derivative_raises_type_error(derivative):
     with pytest.raises(TypeError, match="`derivative`"):
-        interp1d(X, XP, FP, derivative=derivative)
+        interp1d(X, XP, FP, "cubic2", derivative=derivative)
     with pytest.raises(TypeError, match="`derivative`"):
-        Interpolator1D(XP, FP)(X, derivative)
+        Interpolator1D(XP, FP, "cubic2")(X, derivative)
 
 
 def test_numpy_integer_derivative_is_accepted():
-    interpolator = Interpolator1D(XP, FP, extrap=True)
+    interpolator = Interpolator1D(XP, FP, "cubic2", extrap=True)
     np.testing.assert_array_equal(
         np.asarray(interpolator(X, np.int64(2))), np.asarray(interpolator(X, 2))
     )
@@ -245,9 +245,9 @@ def test_non_scalar_period_names_the_argument():
 @pytest.mark.parametrize("period", ["5", 5 + 0j, 5 + 1j, np.complex128(5)], ids=repr)
 def test_period_of_wrong_type_raises_type_error(period):
     with pytest.raises(TypeError, match="`period`"):
-        interp1d(X2, XP, FP, period=period)
+        interp1d(X2, XP, FP, "cubic2", period=period)
     with pytest.raises(TypeError, match="`period`"):
-        Interpolator1D(XP, FP, period=period)
+        Interpolator1D(XP, FP, "cubic2", period=period)
 
 
 # -------------------------------------------------------------------------------- shapes
@@ -284,11 +284,11 @@ def test_too_few_knots_raise(method):
 
 def test_too_few_knots_message_grammar():
     with pytest.raises(ValueError) as info:
-        interp1d(X2, np.zeros(0), np.zeros(0), period=2.0)
+        interp1d(X2, np.zeros(0), np.zeros(0), "cubic2", period=2.0)
     message = str(info.value)
     assert "at least 1 knot" in message and "1 knots" not in message, message
     with pytest.raises(ValueError) as info:
-        interp1d(X2, np.array([1.0]), np.array([2.0]))
+        interp1d(X2, np.array([1.0]), np.array([2.0]), "cubic2")
     message = str(info.value)
     assert "at least 2 knots" in message, message
 
@@ -309,9 +309,9 @@ def test_one_knot_with_a_period_is_a_constant():
 )
 def test_bad_ranks_raise(xp, fp, name):
     with pytest.raises(ValueError, match=name):
-        interp1d(X, xp, fp)
+        interp1d(X, xp, fp, "cubic2")
     with pytest.raises(ValueError, match=name):
-        Interpolator1D(xp, fp)
+        Interpolator1D(xp, fp, "cubic2")
 
 
 @pytest.mark.parametrize(
@@ -321,9 +321,9 @@ def test_bad_ranks_raise(xp, fp, name):
 )  # fmt: skip
 def test_bad_axis_raises_for_1d_fp(axis, error):
     with pytest.raises(error, match="`axis`"):
-        interp1d(X, XP, FP, axis=axis)
+        interp1d(X, XP, FP, "cubic2", axis=axis)
     with pytest.raises(error, match="`axis`"):
-        Interpolator1D(XP, FP, axis=axis)
+        Interpolator1D(XP, FP, "cubic2", axis=axis)
 
 
 @pytest.mark.parametrize("axis", [2, -3, 5])
@@ -364,7 +364,7 @@ def test_empty_queries_give_empty_output(fp_shape, axis, x_shape):
     fp = np.ones(fp_shape)
     x = np.zeros(x_shape)
     expected = fp_shape[:axis] + x_shape + fp_shape[axis + 1 :]
-    out = interp1d(x, XP, fp, axis=axis)
+    out = interp1d(x, XP, fp, "cubic2", axis=axis)
     assert out.shape == expected and out.dtype == jnp.float64
 
 
@@ -405,7 +405,7 @@ def test_grid_zero_columns(method):
 @pytest.mark.parametrize("x", [np.array([0.5 + 0j, 2.5]), np.complex64(1.5), 1.5 + 1j], ids=repr)
 def test_complex_queries_raise_type_error(x):
     with pytest.raises(TypeError, match="`x`"):
-        interp1d(x, XP, FP)
+        interp1d(x, XP, FP, "cubic2")
     interpolator = Interpolator1D(XP, FP, "linear")
     with pytest.raises(TypeError, match="`x`"):
         interpolator(x)
@@ -425,7 +425,7 @@ def test_integer_inputs_are_promoted_to_float():
         assert out.dtype == jnp.float64, m
         np.testing.assert_array_equal(np.asarray(out), np.asarray(interp1d(q, XP, FP, m, extrap=True)))
         np.testing.assert_allclose(np.asarray(out), expected[m], rtol=0, atol=1e-12 * 16)
-    from_ints = Interpolator1D(xi, fi, extrap=True)
+    from_ints = Interpolator1D(xi, fi, "cubic2", extrap=True)
     assert from_ints.coefficients.dtype == jnp.float64
     np.testing.assert_allclose(np.asarray(from_ints(qi)), expected["cubic2"], rtol=0, atol=1e-12 * 16)
 
@@ -641,7 +641,7 @@ def test_grid_good_input_of_the_same_kinds_is_accepted():
 
 def test_grid_extrap_of_the_wrong_length_says_one_per_axis():
     with pytest.raises(ValueError, match=r"`extrap`.*(per axis|2 axes)"):
-        interp2d(grid.X, grid.Y, grid.XP, grid.YP, grid.FP, extrap=(True, True, True))
+        interp2d(grid.X, grid.Y, grid.XP, grid.YP, grid.FP, "cubic2", extrap=(True, True, True))
 
 
 def test_three_scalars_in_3d_are_one_fill_per_axis():

@@ -67,10 +67,10 @@ def test_check_grads_end_conditions():
     # not-a-knot at both (the default) with queries outside, extrapolated.
     def f(x, x_out, xp, fp, v0, v1):
         return jnp.concatenate([
-            interp1d(x, xp, fp, bc_type=((2, v0), (2, v1))),
-            interp1d(x, xp, fp, bc_type=((1, v0), (1, v1)), derivative=1),
-            interp1d(x, xp, fp, bc_type=("not-a-knot", (1, v1 + 0.4)), derivative=2),
-            interp1d(x_out, xp, fp, bc_type="not-a-knot", extrap=True),
+            interp1d(x, xp, fp, "cubic2", bc_type=((2, v0), (2, v1))),
+            interp1d(x, xp, fp, "cubic2", bc_type=((1, v0), (1, v1)), derivative=1),
+            interp1d(x, xp, fp, "cubic2", bc_type=("not-a-knot", (1, v1 + 0.4)), derivative=2),
+            interp1d(x_out, xp, fp, "cubic2", bc_type="not-a-knot", extrap=True),
         ])  # fmt: skip
 
     check_grads_lite(jax.jit(f), (X, X_OUT, XP, FP, np.float64(0.0), np.float64(0.0)))
@@ -84,8 +84,8 @@ def test_check_grads_periodic_and_period():
     def f(x, x_wrap, xp, fp, period):
         closed = jnp.concatenate([fp[:-1], fp[:1]])
         return jnp.concatenate([
-            interp1d(x, xp, closed, bc_type="periodic"),
-            interp1d(x_wrap, xp, fp, period=period),
+            interp1d(x, xp, closed, "cubic2", bc_type="periodic"),
+            interp1d(x_wrap, xp, fp, "cubic2", period=period),
         ])  # fmt: skip
 
     check_grads_lite(jax.jit(f), (X, X_WRAP, XP, FP, np.float64(PERIOD)))
@@ -117,7 +117,7 @@ def test_jacobian_wrt_fp_is_spline_of_unit_vectors(bc_type):
     def f(values, derivative):
         if bc_type == "periodic":  # differentiate the distinct values
             values = jnp.concatenate([values, values[:1]])
-        return interp1d(X, XP, values, bc_type=bc_type, derivative=derivative)
+        return interp1d(X, XP, values, "cubic2", bc_type=bc_type, derivative=derivative)
 
     @jax.jit
     def jacobians(values):
@@ -136,7 +136,7 @@ def test_jacobian_wrt_boundary_values_is_spline_of_zero_data():
     # The spline is affine in (fp, v0, v1): ∂/∂v0 is the spline of zero data
     # with end values (1, 0), and likewise for v1.
     def f(v):
-        return interp1d(X, XP, FP, bc_type=((1, v[0]), (2, v[1])))
+        return interp1d(X, XP, FP, "cubic2", bc_type=((1, v[0]), (2, v[1])))
 
     jac = jax.jit(jax.jacfwd(f))(np.array([0.8, -0.5]))
     zero = np.zeros_like(XP)
@@ -160,14 +160,14 @@ def test_grad_through_interpolator_construction():
     w = np.array([1.0, -2.0, 3.0, 0.5])
 
     def loss(fp):
-        return jnp.vdot(w, Interpolator1D(XP, fp)(X))
+        return jnp.vdot(w, Interpolator1D(XP, fp, "cubic2")(X))
 
     grad = jax.grad(loss)(FP)
     # loss is linear in fp: its gradient is wᵀ J with J the unit-vector splines.
     np.testing.assert_allclose(grad, w @ _identity_spline("not-a-knot"), rtol=1e-12, atol=1e-13)
 
     def loss2(fp):  # a nonlinear loss, values and derivatives, one fit
-        itp = Interpolator1D(XP, fp)
+        itp = Interpolator1D(XP, fp, "cubic2")
         return jnp.sum(itp(X) ** 2) + jnp.sum(itp(X, derivative=1) ** 3)
 
     j0, j1 = _identity_spline("not-a-knot", 0), _identity_spline("not-a-knot", 1)
@@ -183,7 +183,7 @@ def test_jitted_grad_of_loss_matches_scipy_finite_differences():
     target = np.cos(X)
 
     def loss(x, xp, fp):
-        return jnp.sum((interp1d(x, xp, fp) - target) ** 2)
+        return jnp.sum((interp1d(x, xp, fp, "cubic2") - target) ** 2)
 
     grads = jax.jit(jax.grad(loss, argnums=(0, 1, 2)))(X, XP, FP)
     # Central differences of scipy's spline, h = 1e-6: truncation ~1e-12,

@@ -343,11 +343,11 @@ def test_grid_cubic2_bcs_rbs_and_linear_nearest_vs_scipy():
 
     @jax.jit
     def run(q, grid):
-        cub = [splines.interp2d(*q, *K2, F2, bc_type=bc, derivative=[(0, 0), (1, 2)])
+        cub = [splines.interp2d(*q, *K2, F2, method="cubic2", bc_type=bc, derivative=[(0, 0), (1, 2)])
                for bc in bcs]  # fmt: skip
         lin = [splines.interp2d(*grid, *k, f, m) for m in ("linear", "nearest")]
         lin3 = [splines.interp3d(*Q3, *K3, F3, m) for m in ("linear", "nearest")]
-        rbs = splines.interp2d(*q, *K2, F2, derivative=[(0, 0), (1, 1), (2, 2)])
+        rbs = splines.interp2d(*q, *K2, F2, method="cubic2", derivative=[(0, 0), (1, 1), (2, 2)])
         return cub, lin, lin3, rbs
 
     cub, lin, lin3, got_rbs = run(Q2, grid)
@@ -421,7 +421,7 @@ def test_grid_extrap_fills_nan_and_inf_queries():
     qy = np.array([0.5, -2.0, 3.0, 1.0, 0.5, np.nan, 0.5, -np.inf, 2.0])
     options = [False, True, 7.0, (1.0, 2.0), (True, 9.0), ((1.0, 2.0), (3.0, 4.0))]
     got = [np.asarray(g) for g in jax.jit(lambda qx, qy: [
-        splines.interp2d(qx, qy, xp, yp, f, extrap=e) for e in options])(qx, qy)]  # fmt: skip
+        splines.interp2d(qx, qy, xp, yp, f, "cubic2", extrap=e) for e in options])(qx, qy)]  # fmt: skip
     nan = np.nan
     np.testing.assert_array_equal(np.isnan(got[0]), np.arange(9) < 8)  # (1, 2) is inside
     v = f[1, 2]  # (1, 2) is a knot pair, inside
@@ -462,8 +462,11 @@ def test_grid_one_ulp_last_cell_and_two_knot_axes():
             xp, yp, f, fc, _, _, period = cases[dtype]
             out[np.dtype(dtype).name] = (
                 [splines.interp2d(qx, qy, xp, yp, f, m) for m in methods],
-                splines.interp2d(qx, qy, xp, yp, fc, period=(p, None)),  # traced period
-                splines.interp2d(*cases[dtype][4:6], xp, yp, fc, period=(period, None)))
+                splines.interp2d(qx, qy, xp, yp, fc, "cubic2", period=(p, None)),  # traced period
+                splines.interp2d(
+                    *cases[dtype][4:6], xp, yp, fc, method="cubic2", period=(period, None)
+                ),
+            )
         return out
 
     out = run([(c[4], c[5], c[6]) for c in cases.values()])
@@ -483,8 +486,12 @@ def test_grid_f32_tiny_and_huge_values():
     q = [GRID_RNG.uniform(0, 4.2, 30).astype(F32), GRID_RNG.uniform(-1, 2.5, 30).astype(F32)]
     k64, q64 = [k.astype(float) for k in (xp, yp)], [v.astype(float) for v in q]
     methods = ["cubic2", "monotonic", "akima", "catmull-rom"]
-    run = jax.jit(lambda q, f: [splines.interp2d(*q, xp, yp, f, m, derivative=[(0, 0), (1, 1)])
-                                for m in methods])  # fmt: skip  (one program for both scales)
+    run = jax.jit(
+        lambda q, f: [
+            splines.interp2d(*q, xp, yp, f, m, derivative=[(0, 0), (1, 1)])
+            for m in methods
+        ]
+    )  # fmt: skip  (one program for both scales)
     for scale in (1e30, 1e-30):
         f = (f0 * scale).astype(F32)
         got = run(q, f)
@@ -505,16 +512,23 @@ def test_grid_complex_columns_dtype_mixes_and_constants_in_jit():
     methods = ["cubic2", "linear", "nearest"]
 
     def periodic_constants(x):  # a numpy-scalar period and numpy constants
-        return splines.interp2d(x, 2.0, np.array([0.0, 1, 2]), [0, 1, 2, 3],
-                                np.arange(12.0).reshape(3, 4), period=(np.float64(3.0), None))
+        return splines.interp2d(
+            x,
+            2.0,
+            np.array([0.0, 1, 2]),
+            [0, 1, 2, 3],
+            np.arange(12.0).reshape(3, 4),
+            "cubic2",
+            period=(np.float64(3.0), None),
+        )
 
     @jax.jit
     def run(qx, qy, outside, q32, x):
         complexes = [[splines.interp2d(qx, qy, xp, yp, v, m, derivative=orders)
                       for v in (f, f.real, f.imag)] for m in methods]  # fmt: skip
-        fill = splines.interp2d(*outside, xp, yp, f[..., 0, 0], extrap=1 + 2j)
+        fill = splines.interp2d(*outside, xp, yp, f[..., 0, 0], method="cubic2", extrap=1 + 2j)
         # f32 knots, f64 values: f64 result; f32 queries too.
-        mixed = splines.interp2d(*q32, xp.astype(F32), yp.astype(F32), F2)
+        mixed = splines.interp2d(*q32, xp.astype(F32), yp.astype(F32), F2, method="cubic2")
         return complexes, fill, mixed, periodic_constants(x)
 
     outside = (np.array([-1.0]), np.array([7.0]))
@@ -527,13 +541,16 @@ def test_grid_complex_columns_dtype_mixes_and_constants_in_jit():
     assert mixed.dtype == np.float64
     np.testing.assert_allclose(periodic, 9.5, rtol=1e-15)
     assert splines.interp2d(1.0, 2.0, [0, 1, 2], [0, 1, 2, 3],
-                            np.arange(12).reshape(3, 4)) == 6.0  # fmt: skip
+                            np.arange(12).reshape(3, 4), "cubic2") == 6.0  # fmt: skip
 
 
 # A known limit, pinned as a strict xfail: float32 values near the top of the range, whose
 # cell polynomials (power-basis coefficients, built per axis) overflow.
-@pytest.mark.xfail(strict=True, reason="cell_pieces builds power-basis coefficients per "
-                   "axis; they grow ~2^d (linear) to ~6^d (cubic) x |f| and overflow f32")
+@pytest.mark.xfail(
+    strict=True,
+    reason="cell_pieces builds power-basis coefficients per "
+    "axis; they grow ~2^d (linear) to ~6^d (cubic) x |f| and overflow f32",
+)
 @pytest.mark.parametrize("case", ["2d linear 2e38", "3d linear 5e37", "3d monotonic 1e36"])
 def test_grid_f32_large_values_overflow(case):
     sign = np.array([1, -1, 1], F32)

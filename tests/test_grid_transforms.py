@@ -81,21 +81,21 @@ def tensor_cubic(x, y, xp, yp, fp, bc=("not-a-knot", "not-a-knot"), nu=(0, 0)):
 
 # ------------------------------------------------------------------------------------ lowering
 
-CUBIC2 = lambda x, y, xp, yp, fp: interp2d(x, y, xp, yp, fp)  # noqa: E731
-ITP = Interpolator2D(XP, YP, FP)  # its fit (cubic2, these shapes) is shared by several tests
+CUBIC2 = lambda x, y, xp, yp, fp: interp2d(x, y, xp, yp, fp, "cubic2")  # noqa: E731
+ITP = Interpolator2D(XP, YP, FP, "cubic2")  # its fit (cubic2, these shapes) is shared by several tests
 ZP = np.array([0.0, 0.6, 1.4, 2.0])
 FP3 = np.random.default_rng(3).normal(size=(6, 5, 4))
 
 LOWERED = {
     "cubic2 not-a-knot": (CUBIC2, (X, Y, XP, YP, FP)),
     "cubic2 traced period and knots": (
-        lambda x, y, xp, yp, fp, p: interp2d(x, y, xp, yp, fp, period=(p, None)),
+        lambda x, y, xp, yp, fp, p: interp2d(x, y, xp, yp, fp, "cubic2", period=(p, None)),
         (X_WRAP, Y, XP, YP, FP, np.float64(PERIOD))),
     "cubic2 bc_type periodic, traced": (
-        lambda x, y, xp, yp, fp: interp2d(x, y, xp, yp, fp, bc_type="periodic"),
+        lambda x, y, xp, yp, fp: interp2d(x, y, xp, yp, fp, "cubic2", bc_type="periodic"),
         (X, Y, XP, YP, FP)),
     "cubic2 given fx, fxy, natural/clamped, extrap": (
-        lambda x, y, xp, yp, fp: interp2d(x, y, xp, yp, fp, fx=2 * fp, fxy=fp,
+        lambda x, y, xp, yp, fp: interp2d(x, y, xp, yp, fp, "cubic2", fx=2 * fp, fxy=fp,
                                           bc_type=("natural", "clamped"),
                                           extrap=(True, (0.0, 1.0))),
         (X, Y, XP, YP, FP)),
@@ -109,7 +109,7 @@ LOWERED = {
     "nearest": (
         lambda x, y, xp, yp, fp: interp2d(x, y, xp, yp, fp, "nearest"), (X, Y, XP, YP, FP)),
     "interp3d cubic2": (
-        lambda x, y, z, xp, yp, zp, fp: interp3d(x, y, z, xp, yp, zp, fp),
+        lambda x, y, z, xp, yp, zp, fp: interp3d(x, y, z, xp, yp, zp, fp, "cubic2"),
         (X, Y, Y, XP, YP, ZP, FP3)),
     "Interpolator2D call": (lambda itp, x, y: itp(x, y, derivative=((0, 0), (1, 2))), (ITP, X, Y)),
     "grad cubic2 w.r.t. knots, values, queries": (
@@ -200,12 +200,14 @@ def test_grid_no_recompiles():
     xp, yp = K2
     with compiles(_interp_grid) as counter:
         for k in range(3):
-            splines.interp2d(np.array([1.0 + k]), np.array([1.5]), xp, yp, F2 + k,
+            splines.interp2d(np.array([1.0 + k]), np.array([1.5]), xp, yp, F2 + k, "cubic2",
                              extrap=float(k))  # fmt: skip
         for p in (9.0, 10.0):
-            splines.interp2d(np.array([1.0]), np.array([1.5]), xp, yp, F2, period=(p, None))
+            splines.interp2d(
+                np.array([1.0]), np.array([1.5]), xp, yp, F2, "cubic2", period=(p, None)
+            )
     assert counter.count <= 2  # one for the fills, one for the periodic fit
-    spline = splines.Interpolator2D(xp, yp, F2)
+    spline = splines.Interpolator2D(xp, yp, F2, "cubic2")
     spline(1.0, 2.0)
     with compiles(_evaluate) as counter:
         spline(1.5, 2.5)
@@ -221,7 +223,7 @@ def test_grid_no_recompiles():
 # The values and the (1, 1) mixed derivative: the check_grads tests' function (reverse mode in
 # one, forward mode in the other) and, its values, the per-item reference of the vmap test:
 # one primal program.
-CUBIC2_MIXED = jax.jit(lambda x, y, xp, yp, fp: interp2d(x, y, xp, yp, fp,
+CUBIC2_MIXED = jax.jit(lambda x, y, xp, yp, fp: interp2d(x, y, xp, yp, fp, "cubic2",
                                                          derivative=((0, 0), (1, 1))))  # fmt: skip
 
 
@@ -266,7 +268,7 @@ def _options(fx, fy, fxy, period, c, fp_local):
     """Each configuration depends on its own differentiated arguments only; knots and
     queries are numpy constants (XLA folds what depends on them alone)."""
     return jnp.concatenate([
-        interp2d(X, Y, XP, YP, FP, fx=fx, fy=fy, fxy=fxy),  # the tensor cubic Hermite
+        interp2d(X, Y, XP, YP, FP, "cubic2", fx=fx, fy=fy, fxy=fxy),  # the tensor cubic Hermite
         # A traced period: the periodic machinery (wrap, close both ways, split the last
         # piece) on the cheapest pieces; the periodic solve's rules are test_grad's.
         interp2d(X_WRAP, Y, XP, YP, FP, "linear", period=(period, None)),
@@ -296,7 +298,7 @@ def test_grid_grads_wrt_values_knots_queries_and_period():
     q0, q1 = np.array([0.3, 1.1, 2.0]), np.array([0.2, 1.0, 1.5])
 
     def value(p):
-        return jnp.sum(splines.interp2d(q0, q1, xp, yp, f, period=(p, None)))
+        return jnp.sum(splines.interp2d(q0, q1, xp, yp, f, "cubic2", period=(p, None)))
 
     p, eps = 3.1, 1e-6
     # One program: the gradient at p and the values at p ± eps.
@@ -317,7 +319,7 @@ STACKED = ((0, 0), (1, 0))  # the interpolators' call: values and d/dx
 
 @jax.jit
 def _batched(fps, xps, xs, ys):
-    interpolators = jax.vmap(lambda fp: Interpolator2D(XP, YP, fp))(fps)
+    interpolators = jax.vmap(lambda fp: Interpolator2D(XP, YP, fp, "cubic2"))(fps)
     return {
         "values": jax.vmap(lambda fp: CUBIC2(X, Y, XP, YP, fp))(fps),
         "grids": jax.vmap(lambda xp: CUBIC2(X, Y, xp, YP, FP))(xps),
@@ -334,7 +336,7 @@ def test_vmap_over_values_grids_queries_and_interpolators_equals_per_item_calls(
         "values": [CUBIC2_MIXED(X, Y, XP, YP, FPS[b])[0] for b in range(B)],
         "grids": [CUBIC2_MIXED(X, Y, XPS[b], YP, FP)[0] for b in range(B)],
         "queries": [CUBIC2_MIXED(XS[b], YS[b], XP, YP, FP)[0] for b in range(B)],
-        "Interpolator2D": [Interpolator2D(XP, YP, FPS[b])(XS[b], YS[b], STACKED)
+        "Interpolator2D": [Interpolator2D(XP, YP, FPS[b], "cubic2")(XS[b], YS[b], STACKED)
                            for b in range(B)],
     }  # fmt: skip
     for name, items in per_item.items():
@@ -358,12 +360,15 @@ def test_grid_vmap_over_grids_and_periods():
 
     @jax.jit
     def run(traced_periods, traced_fs, traced_q):
-        batched = jax.vmap(lambda p, f: splines.interp2d(*traced_q, xp, yp, f, period=(p, None)))(
+        batched = jax.vmap(lambda p, f: splines.interp2d(*traced_q, xp, yp, f, method="cubic2", period=(p, None)))(
             traced_periods, traced_fs)  # fmt: skip
         classes = jax.vmap(lambda f: splines.Interpolator2D(xp, yp, f, "akima")(*traced_q))(
             traced_fs)  # fmt: skip
         # Per item: the periods concrete (the last closes the period: its own fit).
-        ones = [splines.interp2d(*q, xp, yp, fs[k], period=(periods[k], None)) for k in range(3)]
+        ones = [
+            splines.interp2d(*q, xp, yp, fs[k], method="cubic2", period=(periods[k], None))
+            for k in range(3)
+        ]
         akima = [splines.interp2d(*q, xp, yp, fs[k], "akima") for k in range(3)]
         return batched, classes, ones, akima
 
@@ -382,10 +387,10 @@ FP_CLOSED[-1], FP_CLOSED[:, -1] = FP_CLOSED[0], FP_CLOSED[:, 0]
 
 CONSTANT_CONFIGS = {  # name → (function of the query, scipy reference of (q, nu))
     "Interpolator2D, bc_type periodic": (  # the ends must match: checked on numpy values
-        lambda q: Interpolator2D(XP, YP, FP_CLOSED, bc_type="periodic")(q, q),
+        lambda q: Interpolator2D(XP, YP, FP_CLOSED, "cubic2", bc_type="periodic")(q, q),
         lambda q, nu: tensor_cubic(q, q, XP, YP, FP_CLOSED, ("periodic",) * 2, nu)),
     "period, open knots": (  # whether the knots close the period: decided on numpy knots
-        lambda q: interp2d(q, q, XP, YP, FP, period=(PERIOD, None)),
+        lambda q: interp2d(q, q, XP, YP, FP, "cubic2", period=(PERIOD, None)),
         lambda q, nu: tensor_cubic(q, q, np.append(XP, PERIOD), YP, np.vstack([FP, FP[:1]]),
                                    ("periodic", "not-a-knot"), nu)),
 }  # fmt: skip
@@ -403,8 +408,10 @@ def test_numpy_constants_under_jit_vmap_grad():
     failures = []
     for name, (value, slope) in _with_constants(Q).items():
         ref = CONSTANT_CONFIGS[name][1]
-        for what, got, want in [("value", value, ref(Q, (0, 0))),
-                                ("d/dq = f_x + f_y", slope, ref(Q, (1, 0)) + ref(Q, (0, 1)))]:
+        for what, got, want in [
+            ("value", value, ref(Q, (0, 0))),
+            ("d/dq = f_x + f_y", slope, ref(Q, (1, 0)) + ref(Q, (0, 1))),
+        ]:
             # f64 sums of O(1) terms on O(1) knot spacings: measured ≲ 1e-14; 1e-12 margin.
             if not np.allclose(got, want, rtol=0, atol=1e-12 * max(1.0, np.max(np.abs(want)))):
                 failures.append(f"{name}, {what}: {np.asarray(got)} != {want}")
@@ -419,7 +426,9 @@ def test_interpolator_through_filter_jit_and_filter_grad():
     values = call(ITP, X, Y)
     # Against scipy, f64 sums of O(1) terms: 1e-12 (as above).
     np.testing.assert_allclose(values, tensor_cubic(X, Y, XP, YP, FP), rtol=0, atol=1e-12)
-    other = Interpolator2D(XP, YP, 2 * FP)  # new arrays, same structure (linear in fp: × 2)
+    other = Interpolator2D(
+        XP, YP, 2 * FP, "cubic2"
+    )  # new arrays, same structure (linear in fp: × 2)
     np.testing.assert_allclose(call(other, X, Y), 2 * values, rtol=1e-13, atol=1e-13)
 
     w = np.array([1.0, -2.0, 3.0, 0.5])

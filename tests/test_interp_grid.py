@@ -240,10 +240,10 @@ def _grid_2d():
     def compute(fp, x, y, xe, ye):
         out = {key: splines.interp2d(x, y, XP, YP, fp, m, derivative=D2, **o)
                for key, (m, o, _) in METHODS_2D.items()}  # fmt: skip
-        out["separate"] = [splines.interp2d(x, y, XP, YP, fp, derivative=d) for d in SEPARATE]
-        out["Interpolator2D"] = splines.Interpolator2D(XP, YP, fp)(x, y, D2)
+        out["separate"] = [splines.interp2d(x, y, XP, YP, fp, "cubic2", derivative=d) for d in SEPARATE]
+        out["Interpolator2D"] = splines.Interpolator2D(XP, YP, fp, "cubic2")(x, y, D2)
         for key, extrap in EXTRAPS.items():
-            out[key] = splines.interp2d(xe, ye, XP, YP, fp, derivative=DE, extrap=extrap)
+            out[key] = splines.interp2d(xe, ye, XP, YP, fp, "cubic2", derivative=DE, extrap=extrap)
         return out
 
     return run(compute, FP2, X2, Y2, XE, YE)
@@ -342,9 +342,9 @@ def _given_2d():
     def compute(fp, fx, fy, fxy, x, y):
         given = {"fx": fx, "fy": fy, "fxy": fxy}
         return {
-            "cubic2": splines.interp2d(x, y, XP, YP, fp, derivative=D2, **given),
+            "cubic2": splines.interp2d(x, y, XP, YP, fp, "cubic2", derivative=D2, **given),
             "akima": splines.interp2d(x, y, XP, YP, fp, "akima", derivative=D2, **given),
-            "cubic2, fx only": splines.interp2d(x, y, XP, YP, fp, derivative=D2, fx=fx),
+            "cubic2, fx only": splines.interp2d(x, y, XP, YP, fp, "cubic2", derivative=D2, fx=fx),
         }
 
     return run(compute, FP2, FX, FY, FXY, X2, Y2)
@@ -403,10 +403,12 @@ def _periodic():
     def compute(fp, closed, fpc, x, y, xb, yb):
         period = {"derivative": DP, "period": (TAU, None)}
         return {
-            "open": splines.interp2d(x, y, XPER, YP, fp, **period),
-            "closed": splines.interp2d(x, y, closed_x, YP, closed, **period),
+            "open": splines.interp2d(x, y, XPER, YP, fp, "cubic2", **period),
+            "closed": splines.interp2d(x, y, closed_x, YP, closed, "cubic2", **period),
             "akima": splines.interp2d(x, y, XPER, YP, fp, "akima", **period),
-            "bc_type": splines.interp2d(xb, yb, XP, YP, fpc, derivative=DP, bc_type="periodic"),
+            "bc_type": splines.interp2d(
+                xb, yb, XP, YP, fpc, "cubic2", derivative=DP, bc_type="periodic"
+            ),
         }
 
     return run(compute, FPER, np.concatenate([FPER, FPER[:1]]), FPC, XW, YW, XB, YB)
@@ -522,9 +524,16 @@ METHODS_3D = ("cubic2", "linear", "nearest", "monotonic-0")
 @functools.cache
 def _grid_3d():
     def compute(fp, given, queries):
-        out = {m: splines.interp3d(*queries, *KNOTS3, fp, m, derivative=D3) for m in METHODS_3D}
-        out["given"] = splines.interp3d(*queries, *KNOTS3, fp, derivative=D3, **given)
-        out["Interpolator3D"] = splines.Interpolator3D(*KNOTS3, fp, **given)(*queries, D3)
+        out = {
+            m: splines.interp3d(*queries, *KNOTS3, fp, m, derivative=D3)
+            for m in METHODS_3D
+        }
+        out["given"] = splines.interp3d(
+            *queries, *KNOTS3, fp, method="cubic2", derivative=D3, **given
+        )
+        out["Interpolator3D"] = splines.Interpolator3D(*KNOTS3, fp, method="cubic2", **given)(
+            *queries, D3
+        )
         return out
 
     return run(compute, FP3, GIVEN3, QUERIES3)
@@ -588,11 +597,12 @@ def _dtypes():
     def compute(f32, complex_fp):
         x, y, xp, yp, fp = f32
         return {
-            "f32": splines.interp2d(x, y, xp, yp, fp, derivative=D2),
-            "f32 data, f64 queries": splines.interp2d(X2, Y2, xp, yp, fp, derivative=D2),
-            "complex cubic2": splines.interp2d(X2, Y2, XP, YP, complex_fp, derivative=D2),
-            "complex akima": splines.interp2d(X2, Y2, XP, YP, complex_fp, "akima",
-                                              derivative=D2),  # fmt: skip
+            "f32": splines.interp2d(x, y, xp, yp, fp, "cubic2", derivative=D2),
+            "f32 data, f64 queries": splines.interp2d(X2, Y2, xp, yp, fp, "cubic2", derivative=D2),
+            "complex cubic2": splines.interp2d(X2, Y2, XP, YP, complex_fp, "cubic2", derivative=D2),
+            "complex akima": splines.interp2d(
+                X2, Y2, XP, YP, complex_fp, "akima", derivative=D2
+            ),  # fmt: skip
         }
 
     f32 = [a.astype(np.float32) for a in (X2, Y2, XP, YP, FP2)]
@@ -625,8 +635,12 @@ SCALE_Q = np.array([0.3, 1.5, 2.6, 4.9])
 
 def _scaled_compute(knots, q, fp):
     """2-D cubic2 (values and d/dx) and 3-D cubic2 on one knot vector for every axis."""
-    return (splines.interp2d(q, q[::-1], knots, knots, fp[..., 0], derivative=((0, 0), (1, 0))),
-            splines.interp3d(q, q[::-1], q, knots, knots, knots, fp))
+    return (
+        splines.interp2d(
+            q, q[::-1], knots, knots, fp[..., 0], "cubic2", derivative=((0, 0), (1, 0))
+        ),
+        splines.interp3d(q, q[::-1], q, knots, knots, knots, fp, "cubic2"),
+    )
 
 
 def _scaled(scale, dtype):

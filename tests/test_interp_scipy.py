@@ -149,7 +149,7 @@ def _cubic2_results():
         for key, (bc, (xp, _, _)) in cases.items():
             # extrap=True ↔ scipy extrapolate=True; bc "periodic" wraps queries
             # (ours always, scipy by default), so both extend periodically there.
-            fitted = splines.Interpolator1D(xp, values[key], bc_type=bc, extrap=_extend(bc))
+            fitted = splines.Interpolator1D(xp, values[key], "cubic2", bc_type=bc, extrap=_extend(bc))
             out[key] = [fitted(queries[key], d) for d in ORDERS]
         return out
 
@@ -179,7 +179,7 @@ def test_interp1d_derivatives_match_scipy(bc):
     x = _queries(xp, rng)
     compute = jax.jit(
         lambda x, xp, fp: [
-            splines.interp1d(x, xp, fp, bc_type=bc, derivative=d, extrap=_extend(bc))
+            splines.interp1d(x, xp, fp, "cubic2", bc_type=bc, derivative=d, extrap=_extend(bc))
             for d in ORDERS
         ]
     )
@@ -197,9 +197,11 @@ def test_clamped_name_equals_zero_first_derivatives():
     fp = _data(5, rng, False)
     x = _queries(xp, rng)
     x[:2] = xp[[0, -1]]
-    named = _derivatives(splines.Interpolator1D(xp, fp, bc_type="clamped", extrap=True), x)
+    named = _derivatives(
+        splines.Interpolator1D(xp, fp, "cubic2", bc_type="clamped", extrap=True), x
+    )
     pair = _derivatives(
-        splines.Interpolator1D(xp, fp, bc_type=((1, 0.0), (1, 0.0)), extrap=True), x
+        splines.Interpolator1D(xp, fp, "cubic2", bc_type=((1, 0.0), (1, 0.0)), extrap=True), x
     )
     for a, b in zip(named, pair):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
@@ -242,7 +244,7 @@ def test_extrap_false_derivatives_nan_outside_only():
     fp = _data(5, rng, False)
     x = _queries(xp, rng)
     outside = (x < xp[0]) | (x > xp[-1])
-    outs = _derivatives(splines.Interpolator1D(xp, fp, extrap=False), x)
+    outs = _derivatives(splines.Interpolator1D(xp, fp, "cubic2", extrap=False), x)
     spline = _scipy_spline(xp, fp, "not-a-knot")
     for d in ORDERS:
         out = np.asarray(outs[d])
@@ -275,7 +277,9 @@ def test_extrap_fill_values_per_derivative():
     xp = _well_spaced_knots(5, rng)
     fp = _data(5, rng, False)
     x = _queries(xp, rng)
-    outs = _derivatives(splines.Interpolator1D(xp, fp, extrap=(-1.0, 4.0)), x, orders=(1, 2))
+    outs = _derivatives(
+        splines.Interpolator1D(xp, fp, "cubic2", extrap=(-1.0, 4.0)), x, orders=(1, 2)
+    )
     for out in outs:
         out = np.asarray(out)
         np.testing.assert_array_equal(out[x < xp[0]], -1.0)
@@ -304,7 +308,9 @@ def test_columns_and_axis_match_scipy(shape, axis):
     start_slopes = rng.normal(size=column_shape)
     bc = ((1, start_slopes), (2, -0.75))
     scipy_bc = ((1, start_slopes), (2, np.full(column_shape, -0.75)))
-    interpolator = splines.Interpolator1D(xp, fp, bc_type=bc, axis=axis, extrap=_extend(bc))
+    interpolator = splines.Interpolator1D(
+        xp, fp, "cubic2", bc_type=bc, axis=axis, extrap=_extend(bc)
+    )
     spline = si.CubicSpline(xp, fp, axis=axis, bc_type=scipy_bc)
     ax = axis % fp.ndim
     queries = [rng.uniform(xp[0] - 0.5, xp[-1] + 0.5, x_shape) for x_shape in X_SHAPES]
@@ -318,7 +324,7 @@ def test_columns_and_axis_match_scipy(shape, axis):
             _assert_close(out, spline(x, d), fp, what=f"x.shape={x_shape}, derivative {d}")
     if ax != 0:  # the one-call API agrees, for one query shape per moved axis
         x = rng.uniform(xp[0], xp[-1], (7,))
-        out = splines.interp1d(x, xp, fp, bc_type=bc, axis=axis, extrap=_extend(bc))
+        out = splines.interp1d(x, xp, fp, "cubic2", bc_type=bc, axis=axis, extrap=_extend(bc))
         assert out.shape == shape[:ax] + (7,) + shape[ax + 1 :]
         _assert_close(out, spline(x), fp)
 
@@ -474,7 +480,7 @@ def test_adversarial_spacing_matches_scipy(spacing, n, bc):
     xp = _adversarial_knots(spacing, n)
     fp = _data(n, rng, _is_periodic(bc))
     x = _queries(xp, rng)
-    outs = _derivatives(splines.Interpolator1D(xp, fp, bc_type=bc, extrap=_extend(bc)), x)
+    outs = _derivatives(splines.Interpolator1D(xp, fp, "cubic2", bc_type=bc, extrap=_extend(bc)), x)
     spline = _scipy_spline(xp, fp, bc)
     slopes = spline(xp, 1)
     for d in range(4):
@@ -515,7 +521,7 @@ def test_adversarial_spacing_not_a_knot_vs_exact(spacing, n, bc):
     xp = _adversarial_knots(spacing, n)
     fp = _data(n, rng, False)
     x = _queries(xp, rng)
-    outs = _derivatives(splines.Interpolator1D(xp, fp, bc_type=bc, extrap=_extend(bc)), x)
+    outs = _derivatives(splines.Interpolator1D(xp, fp, "cubic2", bc_type=bc, extrap=_extend(bc)), x)
     spline = _scipy_spline(xp, fp, bc)
     exact_slopes = _exact_slopes(xp, fp, bc)
     np.testing.assert_allclose(  # the exact solve is scipy's spline, up to its rounding
@@ -572,7 +578,7 @@ def test_float32_matches_scipy_on_rounded_inputs(bc):
         [np.linspace(0.0, 10.0, 160), rng.uniform(-0.25 * h[0], 0.0, 4),
          rng.uniform(10.0, 10.0 + 0.25 * h[-1], 4)]
     ).astype(np.float32)  # fmt: skip
-    out = splines.Interpolator1D(xp32, fp32, bc_type=bc, extrap=_extend(bc))(x32)
+    out = splines.Interpolator1D(xp32, fp32, "cubic2", bc_type=bc, extrap=_extend(bc))(x32)
     assert out.dtype == jnp.float32
     spline = _scipy_spline(xp32.astype(np.float64), fp32.astype(np.float64), bc)
     ref = spline(x32.astype(np.float64))
@@ -586,10 +592,10 @@ def test_float32_periodic_wrap_far_outside():
     rng = np.random.default_rng(52)
     xp32 = _f32_knots(33, rng)
     fp32 = _f32_columns(xp32, rng, periodic=True)
-    x32 = np.concatenate(
-        [np.linspace(-30.0, 40.0, 160), rng.uniform(-30.0, 40.0, 8)]
-    ).astype(np.float32)
-    out = splines.Interpolator1D(xp32, fp32, bc_type="periodic")(x32)
+    x32 = np.concatenate([np.linspace(-30.0, 40.0, 160), rng.uniform(-30.0, 40.0, 8)]).astype(
+        np.float32
+    )
+    out = splines.Interpolator1D(xp32, fp32, "cubic2", bc_type="periodic")(x32)
     assert out.dtype == jnp.float32
     spline = _scipy_spline(xp32.astype(np.float64), fp32.astype(np.float64), "periodic")
     x64 = x32.astype(np.float64)
@@ -645,10 +651,12 @@ def test_period_cubic2_matches_scipy_periodic(start, period, closing_knot):
     xc, fc = np.append(xp, start + period), np.append(fp, fp[0])
     spline = si.CubicSpline(xc, fc, bc_type="periodic")  # extrapolates periodically
     args = (xc, fc) if closing_knot else (xp, fp)
-    ours = splines.interp1d(x, *args, period=period)
+    ours = splines.interp1d(x, *args, method="cubic2", period=period)
     _assert_close(ours, spline(x), fp)
     if not closing_knot:
-        outs = _derivatives(splines.Interpolator1D(*args, period=period), x, orders=(0, 1, 2, 3))
+        outs = _derivatives(
+            splines.Interpolator1D(*args, method="cubic2", period=period), x, orders=(0, 1, 2, 3)
+        )
         for d, out in enumerate(outs):
             _assert_close(out, spline(x, d), fp, what=f"derivative {d}")
 
@@ -674,9 +682,9 @@ def test_extrap_with_periodic_data_raises(extrap):
     rng = np.random.default_rng(63)
     xp, fp, x = _periodic_data(0.0, 2 * np.pi, rng)
     with pytest.raises(ValueError, match="`extrap`"):
-        splines.interp1d(x, xp, fp, period=2 * np.pi, extrap=extrap)
+        splines.interp1d(x, xp, fp, "cubic2", period=2 * np.pi, extrap=extrap)
     with pytest.raises(ValueError, match="`extrap`"):
-        splines.Interpolator1D(np.append(xp, 2 * np.pi), np.append(fp, fp[0]),
+        splines.Interpolator1D(np.append(xp, 2 * np.pi), np.append(fp, fp[0]), "cubic2",
                                bc_type="periodic", extrap=extrap)  # fmt: skip
 
 
@@ -690,7 +698,7 @@ def test_periodic_bc_alone_wraps():
     assert np.any((x < xp[0]) | (x > xp[-1]))
     ref = si.CubicSpline(xp, fp, bc_type="periodic")(x)
     for extrap in (False, np.False_):
-        out = splines.Interpolator1D(xp, fp, bc_type="periodic", extrap=extrap)(x)
+        out = splines.Interpolator1D(xp, fp, "cubic2", bc_type="periodic", extrap=extrap)(x)
         _assert_close(out, ref, fp)
 
 
@@ -782,7 +790,7 @@ def test_natural_property_matches_scipy(start, gaps, values):
     xp = start + np.concatenate([[0.0], np.cumsum(gaps)])
     fp = np.array(values)
     x = np.concatenate([xp, np.linspace(xp[0] - 1.0, xp[-1] + 1.0, 33)])
-    ours = splines.interp1d(x, xp, fp, bc_type="natural", extrap=True)
+    ours = splines.interp1d(x, xp, fp, "cubic2", bc_type="natural", extrap=True)
     ref = si.CubicSpline(xp, fp, bc_type="natural")(x)
     scale = _scale(ref, fp)
     if scale == 0.0:

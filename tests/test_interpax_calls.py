@@ -1,5 +1,6 @@
-"""interpax's calls mean the same with ours: its positional order, `even_spacing` (a
-search-free cell lookup) and the scipy-style classes' `check`.
+"""interpax's calls mean the same with ours: its positional order and defaults (every
+public signature pinned), `even_spacing` (a search-free cell lookup), the grid
+interpolators' ``dx, dy, dz`` and the classes' `check`.
 
 interpax 0.3.16's signatures: ``interp1d(xq, x, f, method, derivative, extrap, period,
 even_spacing)``, ``interp2d/3d(..., method, derivative, extrap, period, even_spacing)``,
@@ -7,6 +8,8 @@ even_spacing)``, ``interp2d/3d(..., method, derivative, extrap, period, even_spa
 ``Interpolator1D.__call__(xq, dx)``; ``CubicSpline(x, y, axis, bc_type, extrapolate,
 check)`` and the other classes with ``check`` after ``extrapolate``.
 """
+
+import inspect
 
 import jax
 import jax.numpy as jnp
@@ -98,10 +101,17 @@ def test_even_spacing_has_no_search_in_the_program():
 
 
 def test_even_spacing_none_detects_concrete_even_knots():
-    assert splines.Interpolator1D(XP, FP).even == (True,)  # interpax's modules: None
-    assert splines.Interpolator1D(XP**3, FP).even == (False,)
-    assert splines.Interpolator2D(XP, XP**3, F2).spline.even == (True, False)
-    assert jax.eval_shape(lambda xp: splines.Interpolator1D(xp, FP), XP).even == (False,)
+    """interpax's modules' default; their attribute `even_spacing` says what was found
+    (None for traced knots: a search)."""
+    assert splines.Interpolator1D(XP, FP).even_spacing is True
+    assert splines.Interpolator1D(XP**3, FP).even_spacing is False
+    assert splines.Interpolator2D(XP, XP**3, F2).even_spacing == (True, False)
+    assert splines.Interpolator3D(XP, XP**3, XP, np.ones((9, 9, 9))).even_spacing == (
+        True, False, True)  # fmt: skip
+    assert jax.eval_shape(lambda xp: splines.Interpolator1D(xp, FP), XP).even_spacing is None
+    assert jax.jit(lambda xp: splines.Interpolator1D(xp, FP, "linear"))(XP).even_spacing is None
+    periodic = np.linspace(0, 2 * np.pi, 20, endpoint=False)
+    assert splines.Interpolator1D(periodic, periodic, period=2 * np.pi).even_spacing is True
 
 
 def test_even_spacing_true_on_uneven_knots_raises_or_gives_nan():
@@ -144,3 +154,95 @@ def test_check_keyword_of_the_scipy_classes(cls, args):
     with pytest.raises(ValueError):
         cls(*bad)
     assert np.all(np.isnan(cls(*bad, check=False)(X[:50])))
+
+
+# interpax's array arguments are ``xq, x, f`` (queries, knots, values); ours are numpy's
+# ``x, xp, fp``: the same positions, deliberately other names.  Its grid modules'
+# ``dx`` is our ``derivative`` in Interpolator1D (both accepted by name).
+RENAMED = {"xq": "x", "yq": "y", "zq": "z", "x": "xp", "y": "yp", "z": "zp", "f": "fp"}
+INTERPAX_NAMES = ["interp1d", "interp2d", "interp3d", "Interpolator1D", "Interpolator2D",
+                  "Interpolator3D", "approx_df", "fft_interp1d", "fft_interp2d", "CubicSpline",
+                  "CubicHermiteSpline", "PchipInterpolator", "Akima1DInterpolator", "PPoly"]  # fmt: skip
+
+
+def _parameters(function):
+    return [p for p in inspect.signature(function).parameters.values()
+            if p.name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", INTERPAX_NAMES)
+def test_every_interpax_signature_is_ours(name):
+    """Each of interpax's parameters, at its position and by its name, with its default;
+    and its modules' call signatures."""
+    theirs, ours = getattr(interpax, name), getattr(splines, name)
+    pairs = [(theirs, ours)]
+    if inspect.isclass(theirs):
+        pairs.append((theirs.__call__, ours.__call__))
+    for their_function, our_function in pairs:
+        positional = [p for p in _parameters(our_function) if p.kind != p.KEYWORD_ONLY]
+        by_name = {p.name: p for p in _parameters(our_function)}
+        arrays = name.startswith(("interp", "Interp"))
+        for k, p in enumerate(_parameters(their_function)):
+            expected = RENAMED.get(p.name, p.name) if arrays else p.name
+            if name == "Interpolator1D" and p.name == "dx":
+                expected = "derivative"  # ours; `dx` is accepted by name too
+                assert "dx" in by_name
+            assert k < len(positional) and positional[k].name == expected, (name, k, p.name)
+            assert positional[k].default == p.default, (name, p.name, p.default)
+
+
+def test_defaults_give_interpax_numbers():
+    """Without a method, ours and interpax's interpolate alike (its "cubic")."""
+    q = RNG.uniform(-1, 2, (3, 30))
+    f3 = RNG.normal(size=(9, 9, 9))
+    cases = {
+        "interp1d": (splines.interp1d(q[0], XP, FP), interpax.interp1d(q[0], XP, FP)),
+        "interp2d": (splines.interp2d(*q[:2], XP, XP, F2), interpax.interp2d(*q[:2], XP, XP, F2)),
+        "interp3d": (splines.interp3d(*q, XP, XP, XP, f3), interpax.interp3d(*q, XP, XP, XP, f3)),
+        "Interpolator1D": (splines.Interpolator1D(XP, FP)(q[0]),
+                           interpax.Interpolator1D(XP, FP)(q[0])),
+        "Interpolator2D": (splines.Interpolator2D(XP, XP, F2)(*q[:2]),
+                           interpax.Interpolator2D(XP, XP, F2)(*q[:2])),
+        "Interpolator3D": (splines.Interpolator3D(XP, XP, XP, f3)(*q),
+                           interpax.Interpolator3D(XP, XP, XP, f3)(*q)),
+    }  # fmt: skip
+    for what, (ours, theirs) in cases.items():
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12, err_msg=what)
+    assert not np.allclose(cases["interp1d"][0], splines.interp1d(q[0], XP, FP, "cubic2"))
+
+
+def test_grid_interpolators_take_interpax_dx_dy_dz():
+    """``itp(x, y, 1)`` is ∂/∂x (interpax's ``dx=1, dy=0``), not both; our
+    ``derivative`` (a pair, or a sequence of pairs) works by name or in ``dx``'s place."""
+    q = RNG.uniform(-1, 2, (3, 30))
+    f3 = RNG.normal(size=(9, 9, 9))
+    ours2, theirs2 = splines.Interpolator2D(XP, XP, F2), interpax.Interpolator2D(XP, XP, F2)
+    ours3, theirs3 = splines.Interpolator3D(XP, XP, XP, f3), interpax.Interpolator3D(XP, XP, XP, f3)
+    for orders in [(1,), (0, 1), (1, 1), (2, 0)]:
+        np.testing.assert_allclose(ours2(*q[:2], *orders), theirs2(*q[:2], *orders), rtol=1e-12,
+                                   atol=1e-12, err_msg=str(orders))  # fmt: skip
+        np.testing.assert_allclose(ours2(*q[:2], dx=orders[0]), theirs2(*q[:2], dx=orders[0]),
+                                   rtol=1e-12, atol=1e-12)  # fmt: skip
+    for orders in [(1,), (0, 0, 1), (1, 0, 1)]:
+        np.testing.assert_allclose(ours3(*q, *orders), theirs3(*q, *orders), rtol=1e-12,
+                                   atol=1e-12, err_msg=str(orders))  # fmt: skip
+    both = ours2(*q[:2], derivative=[(1, 0), (0, 1)])
+    np.testing.assert_array_equal(both, ours2(*q[:2], [(1, 0), (0, 1)]))
+    np.testing.assert_array_equal(both[0], ours2(*q[:2], (1, 0)))
+    np.testing.assert_array_equal(both[1], ours2(*q[:2], 0, 1))
+    with pytest.raises(TypeError, match="either as dx, dy"):
+        ours2(*q[:2], 1, derivative=(1, 0))
+    with pytest.raises(TypeError, match="either as dx, dy"):
+        ours3(*q, (1, 0, 0), 1)
+
+
+def test_ppoly_check_false_reads_concrete_breaks_as_traced():
+    c = RNG.normal(size=(4, 8))
+    x = np.linspace(0.0, 1.0, 9)
+    q = RNG.uniform(0, 1, 20)
+    np.testing.assert_array_equal(splines.PPoly(c, x, check=False)(q), splines.PPoly(c, x)(q))
+    np.testing.assert_allclose(splines.PPoly(c, x, None, 0, False)(q),
+                               interpax.PPoly(c, x, None, 0, False)(q), rtol=1e-12)  # fmt: skip
+    repeated = np.array([0.0, 0.1, 0.1, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0])
+    assert np.isfinite(splines.PPoly(c, repeated)(q)).all()  # dropped, as scipy does
+    assert np.isnan(splines.PPoly(c, repeated, check=False)(q)).all()  # as traced ones

@@ -67,7 +67,7 @@ def test_eager_calls_with_new_values_reuse_one_compiled_program():
     shape_no_one_else_uses = (13,)
     before = _interp1d._cache_size()
     for _ in range(10):
-        splines.interp1d(rng.random(shape_no_one_else_uses), XP, rng.normal(size=9))
+        splines.interp1d(rng.random(shape_no_one_else_uses), XP, rng.normal(size=9), "cubic2")
     assert _interp1d._cache_size() == before + 1
 
 
@@ -75,7 +75,7 @@ def test_bc_values_are_traced_not_static():
     """New boundary values must not recompile: they are data."""
     before = _interp1d._cache_size()
     for v in np.linspace(-1, 1, 5):
-        splines.interp1d(jnp.arange(3.0) / 3, XP, XP**2, bc_type=((1, v), (2, 2 * v)))
+        splines.interp1d(jnp.arange(3.0) / 3, XP, XP**2, "cubic2", bc_type=((1, v), (2, 2 * v)))
     assert _interp1d._cache_size() == before + 1
 
 
@@ -87,9 +87,9 @@ def test_public_entry_points_use_jax_jit_not_filter_jit():
 
 def test_interpolator_is_a_pytree_through_jit_vmap_grad():
     fp = jnp.cos(3 * XP)
-    interp = splines.Interpolator1D(XP, fp, bc_type="natural")
+    interp = splines.Interpolator1D(XP, fp, "cubic2", bc_type="natural")
     x = jnp.linspace(0.05, 0.95, 7)
-    expected = splines.interp1d(x, XP, fp, bc_type="natural")
+    expected = splines.interp1d(x, XP, fp, "cubic2", bc_type="natural")
     leaves = jax.tree_util.tree_leaves(interp)
     assert all(isinstance(leaf, jax.Array) for leaf in leaves)
 
@@ -104,7 +104,7 @@ def test_interpolator_is_a_pytree_through_jit_vmap_grad():
 
 
 def test_interpolator_call_compiles_once_per_derivative():
-    interp = splines.Interpolator1D(XP, XP**3)
+    interp = splines.Interpolator1D(XP, XP**3, "cubic2")
     before = _evaluate._cache_size()
     for k in range(3):
         for _ in range(3):
@@ -114,9 +114,9 @@ def test_interpolator_call_compiles_once_per_derivative():
 
 def test_interp1d_runs_under_disable_jit():
     x, fp = jnp.linspace(0.05, 0.95, 7), jnp.cos(3 * XP)
-    expected = splines.interp1d(x, XP, fp, bc_type="natural")
+    expected = splines.interp1d(x, XP, fp, "cubic2", bc_type="natural")
     with jax.disable_jit():
-        got = splines.interp1d(x, XP, fp, bc_type="natural")
+        got = splines.interp1d(x, XP, fp, "cubic2", bc_type="natural")
     np.testing.assert_allclose(got, expected, rtol=1e-13)
 
 
@@ -176,7 +176,7 @@ def _data(length, dtype):
 def test_bc_value_types_share_one_interp1d_program(dtype, length):
     x, xp, fp = _data(length, dtype)
     calls = {
-        name: lambda v=v: splines.interp1d(x, xp, fp, bc_type=((1, v), (2, v)))
+        name: lambda v=v: splines.interp1d(x, xp, fp, "cubic2", bc_type=((1, v), (2, v)))
         for name, v in _variants(2.0).items()
     }
     _assert_one_program(_interp1d, calls, "interp1d bc value", dtype)
@@ -222,7 +222,7 @@ def test_interpolator_bc_value_types_share_one_fit(dtype):
     xp, fp = np.arange(6.0).astype(dtype), np.arange(6.0).astype(dtype) ** 2
     x = _queries(45, dtype)
     calls = {
-        name: lambda v=v: splines.Interpolator1D(xp, fp, bc_type=((1, v), (2, v)))(x)
+        name: lambda v=v: splines.Interpolator1D(xp, fp, "cubic2", bc_type=((1, v), (2, v)))(x)
         for name, v in _variants(2.0).items()
     }
     _assert_one_program(_fit, calls, "Interpolator1D bc value", dtype)
@@ -253,6 +253,6 @@ def test_interpolator_fill_types_share_one_evaluation(dtype, length):
 def test_the_compile_counter_sees_real_compiles():
     """Control: a new static option (the derivative order) must show up as a compile."""
     x, xp, fp = _data(41, np.float64)
-    calls = {f"derivative={d}": lambda d=d: splines.interp1d(x, xp, fp, derivative=d) for d in (0, 1)}
+    calls = {f"derivative={d}": lambda d=d: splines.interp1d(x, xp, fp, "cubic2", derivative=d) for d in (0, 1)}
     _, compiled = _run(_interp1d, calls)
     assert compiled == ["derivative=0", "derivative=1"], compiled

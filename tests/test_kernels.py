@@ -144,9 +144,9 @@ def test_spline_fit_with_the_gpu_kernels_is_scale_free(case, scale, gpu_kernels_
     knots, values, kwargs = F32_SPLINES[case]
     xp, fp = (knots * scale).astype(np.float32), values.astype(np.float32)
     x = (np.array([0.5, 2.0]) * scale).astype(np.float32)
-    got = np.asarray(splines.interp1d(x, xp, fp, **kwargs))
+    got = np.asarray(splines.interp1d(x, xp, fp, "cubic2", **kwargs))
     # The same fit at scale 1 (same kernels): the answer is scale-invariant.
-    unit = np.asarray(splines.interp1d(x / np.float32(scale), knots.astype(np.float32), fp,
+    unit = np.asarray(splines.interp1d(x / np.float32(scale), knots.astype(np.float32), fp, "cubic2",
                                        **kwargs))  # fmt: skip
     assert np.all(np.isfinite(unit))
     np.testing.assert_allclose(got, unit, rtol=0, atol=1e-5)
@@ -412,19 +412,19 @@ def _short_grid_programs():
         bc = jnp.asarray([0.4, -0.3])
         programs |= {
             f"n={n} not-a-knot, grad xp": (jax.grad(
-                lambda xp, fp: splines.interp1d(x, xp, fp, extrap=True).sum()), (xp, fp)),
+                lambda xp, fp: splines.interp1d(x, xp, fp, "cubic2", extrap=True).sum()), (xp, fp)),
             f"n={n} (1, v)/(2, w), hessian bc": (jax.hessian(lambda b, xp=xp, fp=fp: (
-                splines.interp1d(x, xp, fp, bc_type=((1, b[0]), (2, b[1])), extrap=True) ** 2
+                splines.interp1d(x, xp, fp, "cubic2", bc_type=((1, b[0]), (2, b[1])), extrap=True) ** 2
             ).sum()), (bc,)),
             f"n={n} periodic, jacrev fp": (jax.jacrev(
-                lambda fp, xp=xp: splines.interp1d(x, xp, fp, bc_type="periodic"), argnums=0),
+                lambda fp, xp=xp: splines.interp1d(x, xp, fp, "cubic2", bc_type="periodic"), argnums=0),
                 (closed,)),
             f"n={n} traced period, grad period": (jax.grad(
-                lambda p, xp=xp, fp=fp: splines.interp1d(x, xp, fp, period=p).sum()), (period,)),
+                lambda p, xp=xp, fp=fp: splines.interp1d(x, xp, fp, "cubic2", period=p).sum()), (period,)),
         }  # fmt: skip
         if n == 4:
             programs[f"n={n} vmap Interpolator1D, derivative 3"] = (jax.vmap(
-                lambda xp, fp: splines.Interpolator1D(xp, fp, extrap=True)(x, 3)),
+                lambda xp, fp: splines.Interpolator1D(xp, fp, "cubic2", extrap=True)(x, 3)),
                 (jnp.stack([xp, 2 * xp]), jnp.stack([fp, -fp])))  # fmt: skip
     return programs
 
@@ -457,8 +457,9 @@ F64_FLUSH = pytest.mark.xfail(strict=True, reason="float64 kernels multiply by 1
                               "|w| > 4.5e307 flushes it to 0")  # fmt: skip
 
 
-@pytest.mark.parametrize("dtype, big", [(np.float32, 2e38),
-                                        pytest.param(np.float64, 1e308, marks=F64_FLUSH)])
+@pytest.mark.parametrize(
+    "dtype, big", [(np.float32, 2e38), pytest.param(np.float64, 1e308, marks=F64_FLUSH)]
+)
 @pytest.mark.parametrize("pivoting", [False, True])
 def test_huge_but_well_conditioned_system_is_not_solved_as_zero(dtype, big, pivoting):
     n = 3

@@ -80,10 +80,10 @@ def test_every_bc_type_and_period_returns_fp_at_every_knot():
     def outputs(arrays, xp, closed_xp, period):
         (x, fp), (closed_x, closed) = arrays["open"], arrays["closed"]
         outs = {
-            "natural": interp1d(x, xp, fp, bc_type="natural"),
-            "clamped": interp1d(x, xp, fp, bc_type="clamped"),
-            "mixed": interp1d(x, xp, fp, bc_type=((1, 2.0), (2, -1.0))),
-            "fx": interp1d(x, xp, fp, fx=arrays["fx"]),
+            "natural": interp1d(x, xp, fp, "cubic2", bc_type="natural"),
+            "clamped": interp1d(x, xp, fp, "cubic2", bc_type="clamped"),
+            "mixed": interp1d(x, xp, fp, "cubic2", bc_type=((1, 2.0), (2, -1.0))),
+            "fx": interp1d(x, xp, fp, "cubic2", fx=arrays["fx"]),
         }
         for method in ["cubic2", "akima", "linear"]:  # open and closed knots, closing included
             outs[method, "open"] = interp1d(x, xp, fp, method, period=period)
@@ -222,7 +222,7 @@ def test_grids_return_fp_at_every_node():
             X, Y = np.meshgrid(xp, yp, indexing="ij")
             out = {m: interp2d(X, Y, xp, yp, fp, m) for m in GRID_METHODS}
             out["Interpolator2D akima"] = Interpolator2D(xp, yp, fp, "akima")(X, Y)
-            out["interp3d"] = interp3d(*np.meshgrid(xp, yp, zp, indexing="ij"), xp, yp, zp, f3)
+            out["interp3d"] = interp3d(*np.meshgrid(xp, yp, zp, indexing="ij"), xp, yp, zp, f3, method="cubic2")
             outs[name] = out
         return outs
 

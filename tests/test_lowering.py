@@ -33,7 +33,9 @@ XI_5D = jnp.linspace(0.05, 0.95, 5 * M).reshape(M, 5)
 
 
 def cubic(x, xp, fp, bc=BC):
-    return splines.interp1d(x, xp, fp, bc_type=((1, bc[0]), (2, bc[1])), extrap=(0.0, 1.0))
+    return splines.interp1d(
+        x, xp, fp, "cubic2", bc_type=((1, bc[0]), (2, bc[1])), extrap=(0.0, 1.0)
+    )
 
 
 def loss(x, xp, fp, bc=BC):
@@ -42,8 +44,8 @@ def loss(x, xp, fp, bc=BC):
 
 PROGRAMS = {
     "forward": (cubic, (X, XP, FP)),
-    "not-a-knot": (lambda x, xp, fp: splines.interp1d(x, xp, fp, extrap=True), (X, XP, FP)),
-    "periodic": (lambda x, xp, fp: splines.interp1d(x, xp, fp, period=5.0), (X, XP, FP)),
+    "not-a-knot": (lambda x, xp, fp: splines.interp1d(x, xp, fp, "cubic2", extrap=True), (X, XP, FP)),
+    "periodic": (lambda x, xp, fp: splines.interp1d(x, xp, fp, "cubic2", period=5.0), (X, XP, FP)),
     "linear": (lambda x, xp, fp: splines.interp1d(x, xp, fp, "linear"), (X, XP, FP)),
     "nearest": (lambda x, xp, fp: splines.interp1d(x, xp, fp, "nearest"), (X, XP, FP)),
     "grad fp": (jax.grad(loss, argnums=2), (X, XP, FP)),
@@ -51,7 +53,7 @@ PROGRAMS = {
     "grad x": (jax.grad(loss, argnums=0), (X, XP, FP)),
     "grad bc": (jax.grad(loss, argnums=3), (X, XP, FP, BC)),
     "grad period": (
-        jax.grad(lambda p: jnp.sum(splines.interp1d(X, XP, FP, period=p))),
+        jax.grad(lambda p: jnp.sum(splines.interp1d(X, XP, FP, "cubic2", period=p))),
         (jnp.asarray(5.0),),
     ),
     "jvp": (lambda fp, t: jax.jvp(lambda f: cubic(X, XP, f), (fp,), (t,)), (FP, FP)),
@@ -61,7 +63,7 @@ PROGRAMS = {
     ),
     "hessian bc": (jax.hessian(loss, argnums=3), (X, XP, FP, BC)),
     "hessian fp": (jax.hessian(loss, argnums=2), (X, XP, FP)),
-    "interpolator": (lambda x, xp, fp: splines.Interpolator1D(xp, fp)(x, 1), (X, XP, FP)),
+    "interpolator": (lambda x, xp, fp: splines.Interpolator1D(xp, fp, "cubic2")(x, 1), (X, XP, FP)),
     "interpn cubic 3-D": (
         lambda xi, v: splines.interpn(GRID_3D, v, xi, method="cubic", bounds_error=False),
         (XI_3D, VALUES_3D)),
@@ -115,7 +117,7 @@ def test_cuda_program_without_pivoting_has_no_loop_and_one_call_per_solve(name):
 def test_cuda_program_of_a_long_system_is_one_call():
     """n = 200 000 knots: still no loop (cuSPARSE, not jax's scan fallback)."""
     xp = jnp.linspace(0.0, 1.0, 200_000)
-    text = lowered_text(lambda x, xp, fp: splines.interp1d(x, xp, fp), X, xp, jnp.sin(xp),
+    text = lowered_text(lambda x, xp, fp: splines.interp1d(x, xp, fp, "cubic2"), X, xp, jnp.sin(xp),
                         platform="cuda")  # fmt: skip
     assert "stablehlo.while" not in text
     assert custom_calls(text) == [CUSPARSE]
@@ -212,7 +214,8 @@ def test_pallas_candidates_lower_for_cuda_to_one_triton_call(kernel, shape, dtyp
 TINY_ENTRY_POINTS = {
     "interp1d": lambda x, xp, fp, method: splines.interp1d(x, xp, fp, method=method),
     "interpn": lambda x, xp, fp, method: splines.interpn(
-        (xp,), fp, x[:, None], "cubic2" if method == "cubic2" else method, bounds_error=False),
+        (xp,), fp, x[:, None], "cubic2" if method == "cubic2" else method, bounds_error=False
+    ),
     "Interpolator1D": lambda x, xp, fp, method: splines.Interpolator1D(xp, fp, method)(x),
 }
 

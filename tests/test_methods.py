@@ -434,8 +434,12 @@ def _interpax_results():
                       interpax.approx_df(xp, values, method, axis=0, **kwargs(c)))  # fmt: skip
             out[repr(("plain", method, c))] = (ours, theirs, slopes)
         for method, c in INTERPAX_PERIODIC_CASES:
-            theirs = [interpax.interp1d(x_periodic, xp, values, method, derivative=d,
-                                        period=PERIOD, **kwargs(c)) for d in INTERPAX_ORDERS]
+            theirs = [
+                interpax.interp1d(
+                    x_periodic, xp, values, method, derivative=d, period=PERIOD, **kwargs(c)
+                )
+                for d in INTERPAX_ORDERS
+            ]
             ours = {
                 dtype: interp1d(*_cast(real, x_periodic, xp, values), method, period=PERIOD,
                                 derivative=INTERPAX_ORDERS, **kwargs(c))
@@ -507,8 +511,13 @@ def _periodic_results():
             if m in TRACED_PERIOD:  # the program decides whether the knots close
                 out[m] += [
                     interp1d(x, xp, values, m, **{**kw, "period": traced_period}),
-                    interp1d(x, closed, np.vstack([values, values[:1]]), m,
-                             **{**kw, "period": traced_period}),  # fmt: skip
+                    interp1d(
+                        x,
+                        closed,
+                        np.vstack([values, values[:1]]),
+                        m,
+                        **{**kw, "period": traced_period},
+                    ),  # fmt: skip
                 ]
         return out
 
@@ -616,6 +625,7 @@ def _complex_results(dtype):
     def run():
         out = {}
         for m in methods:
+
             def f(v, m=m, **kw):
                 return interp1d(x, xp, v, m, derivative=(0, 1), **_options(m), **kw)
 
@@ -724,11 +734,16 @@ def test_derivative_tuples_with_repeats_and_orders_past_the_degree():
     np.testing.assert_allclose(out[0, :3], single, rtol=1e-15)
 
 
-
 @pytest.mark.parametrize(
     "derivative, error",
-    [((), ValueError), ((0, -1), ValueError), ((0, 1.5), TypeError), ((True,), TypeError),
-     ((0, np.float64(1)), TypeError), ([], ValueError)],  # fmt: skip
+    [
+        ((), ValueError),
+        ((0, -1), ValueError),
+        ((0, 1.5), TypeError),
+        ((True,), TypeError),
+        ((0, np.float64(1)), TypeError),
+        ([], ValueError),
+    ],  # fmt: skip
     ids=str,
 )
 def test_bad_derivative_tuples_raise(derivative, error):
@@ -850,11 +865,13 @@ def test_check_grads_x_xp_fp(method):
     Op by op (`jax.disable_jit`): see the module docstring.
     """
     if method == "cardinal":
+
         def f(x, xp, fp, c):
             return interp1d(x, xp, fp, method, c=c)
 
         args = (G_X, G_XP, G_FP, np.float64(TENSION))
     else:
+
         def f(x, xp, fp):
             return interp1d(x, xp, fp, method)
 

@@ -262,7 +262,7 @@ def test_interpolator_derivatives_are_scale_free(kind, grid, dtype):
         tested += 1
         x, uq = case.queries(for_values=False)
         try:
-            outs = _derivatives(splines.Interpolator1D(case.xp, case.fp, **case.kwargs), x)
+            outs = _derivatives(splines.Interpolator1D(case.xp, case.fp, "cubic2", **case.kwargs), x)
         except Exception as e:  # noqa: BLE001
             failures.append(f"{_what(case, 'Interpolator1D')}: raised {type(e).__name__}: {e}")
             continue
@@ -375,7 +375,10 @@ class ExtremeCase:
         self.v = self.fp.astype(np.float64) / F
         # queries inside the cells, and outside both ends (extrap=True)
         inner = np.concatenate([self.u[:-1] + f * np.diff(self.u) for f in FRACS])
-        below, above = self.u[0] - 0.1 * (self.u[1] - self.u[0]), self.u[-1] + 0.1 * (self.u[-1] - self.u[-2])
+        below, above = (
+            self.u[0] - 0.1 * (self.u[1] - self.u[0]),
+            self.u[-1] + 0.1 * (self.u[-1] - self.u[-2]),
+        )
         self.x, self.uq = self._queries(inner)
         self.x_out, self.uq_out = self._queries(np.array([below, above]))
         with np.errstate(over="ignore", under="ignore"):  # f'(x_0) = 0.3 F/X, f''(x_n) = −2 F/X²
@@ -398,8 +401,14 @@ class ExtremeCase:
         c = self
         periodic = ((c.xp[:-1], c.fp_open, np.asarray(c.X, c.dtype), c.x_period) if c.period
                     else (None,) * 4)  # fmt: skip
-        return (c.x, c.x_out, c.xp, c.fp, np.asarray(c.bc[0], c.dtype),
-                np.asarray(c.bc[1], c.dtype)) + periodic
+        return (
+            c.x,
+            c.x_out,
+            c.xp,
+            c.fp,
+            np.asarray(c.bc[0], c.dtype),
+            np.asarray(c.bc[1], c.dtype),
+        ) + periodic
 
     def references(self):
         """{name: (splines in u, queries in u)} for every output of `_extreme_fits`."""
@@ -431,11 +440,11 @@ def _extreme_fits(x, x_out, xp, fp, bc1, bc2, xp_p, fp_p, period, x_p, extrap=Tr
             out[m + " extrap"] = splines.interp1d(x_out, xp, fp, m, derivative=orders,
                                                   extrap=True, **options)  # fmt: skip
     for bc in ("natural", "clamped"):
-        out["cubic2 " + bc] = splines.interp1d(x, xp, fp, bc_type=bc, derivative=orders)
-    out["cubic2 mixed"] = splines.interp1d(x, xp, fp, bc_type=((1, bc1), (2, bc2)),
+        out["cubic2 " + bc] = splines.interp1d(x, xp, fp, "cubic2", bc_type=bc, derivative=orders)
+    out["cubic2 mixed"] = splines.interp1d(x, xp, fp, "cubic2", bc_type=((1, bc1), (2, bc2)),
                                            derivative=orders)  # fmt: skip
     if period is not None:
-        out["cubic2 periodic"] = splines.interp1d(x_p, xp_p, fp_p, period=period,
+        out["cubic2 periodic"] = splines.interp1d(x_p, xp_p, fp_p, "cubic2", period=period,
                                                   derivative=orders)  # fmt: skip
     return out
 
@@ -495,7 +504,7 @@ def test_1d_cubic2_huge_knot_spacing(dtype, spacing, atol):
     xp = (np.arange(6) * dtype(spacing)).astype(dtype)
     fp = np.array([0, 1, 0, -1, 0, 1], dtype)
     x = np.linspace(0, xp[-1], 11).astype(dtype)
-    ours = np.asarray(splines.interp1d(x, xp, fp, bc_type="natural"))
+    ours = np.asarray(splines.interp1d(x, xp, fp, "cubic2", bc_type="natural"))
     ref = si.CubicSpline(np.arange(6.0), fp.astype(float), bc_type="natural")(x / float(spacing))
     np.testing.assert_allclose(ours, ref, rtol=0, atol=atol)
 
@@ -525,7 +534,7 @@ def test_higher_derivatives_at_extreme_spans(dtype, span, scale):
     reference = si.CubicSpline(U, V)  # the same spline in the unit coordinate
     tol = 2e-5 if dtype == np.float32 else 1e-12
     orders = (0, 1, 2, 3)  # one call (one compiled program): the orders stacked first
-    out = np.asarray(splines.interp1d(x, xp, fp, derivative=orders), np.float64)
+    out = np.asarray(splines.interp1d(x, xp, fp, "cubic2", derivative=orders), np.float64)
     for d in orders:
         expected = reference(UQ, d) * scale
         with np.errstate(over="ignore"):
@@ -541,9 +550,8 @@ def test_large_values_on_large_spans_stay_finite():
     """Values 1e30 on float32 knots 1e20 apart: the not-a-knot rows never form h · Δy
     (1e50, past float32)."""
     xp, fp = (1e20 * U).astype(np.float32), (1e30 * V).astype(np.float32)
-    got = np.asarray(splines.interp1d((1e20 * UQ).astype(np.float32), xp, fp), np.float64)
+    got = np.asarray(splines.interp1d((1e20 * UQ).astype(np.float32), xp, fp, "cubic2"), np.float64)
     np.testing.assert_allclose(got, si.CubicSpline(U, V)(UQ) * 1e30, rtol=2e-6)
-
 
 
 # ----------------------------------- the local methods' slopes: large secants in float32
@@ -617,7 +625,6 @@ def test_makima_slopes_with_large_secants_f32():
         assert error < 2e-6, f"{method}: {error:.2g}"
 
 
-
 # -------------------------------------------- the local methods at extreme scales
 
 
@@ -663,7 +670,6 @@ def test_local_methods_are_scale_free(dtype, span, scale):
         assert value_error <= tol and slope_error <= 10 * tol, (method, value_error, slope_error)
 
 
-
 # ---------------------------------------------------------- grids at the range's ends
 
 
@@ -671,7 +677,7 @@ def test_grid_f32_knot_extent_1e38():
     """A grid axis whose span is above 8.5e37 (1/span is subnormal in f32)."""
     xp, yp = np.array([0, 5e37, 1e38], np.float32), np.array([0, 1], np.float32)
     f = np.array([[0, 1], [2, 3], [4, 5]], np.float32)  # f = 2x/5e37 + y: bilinear
-    got = splines.interp2d(np.float32(2.5e37), np.float32(0.5), xp, yp, f)
+    got = splines.interp2d(np.float32(2.5e37), np.float32(0.5), xp, yp, f, "cubic2")
     np.testing.assert_allclose(got, 1.5, rtol=1e-6)
 
 
@@ -691,8 +697,11 @@ def test_grid_knots_at_the_ends_of_the_range(dtype):
     u, v = xp.astype(np.float64) / X, yp.astype(np.float64)
     fp = np.asarray(np.sin(2 * u)[:, None] * np.cos(3 * v)[None, :] + u[:, None] ** 2, dtype)
     rng = np.random.default_rng(5)
-    qx, qy = np.asarray(rng.uniform(-0.95, 0.95, 12) * X, dtype), rng.uniform(0, 1, 12).astype(dtype)
-    ours = splines.interp2d(qx, qy, xp, yp, fp, derivative=GRID_DERIVATIVES)
+    qx, qy = (
+        np.asarray(rng.uniform(-0.95, 0.95, 12) * X, dtype),
+        rng.uniform(0, 1, 12).astype(dtype),
+    )
+    ours = splines.interp2d(qx, qy, xp, yp, fp, "cubic2", derivative=GRID_DERIVATIVES)
     spline = si.RectBivariateSpline(u, v, fp.astype(np.float64), s=0)
     checked = 0
     for (kx, ky), got in zip(GRID_DERIVATIVES, ours):
@@ -716,6 +725,6 @@ def test_gradients_beyond_the_range_of_dy_dx():
 
     def f(u, v, v0):
         ends = ((1, v0 * (F / X)), (2, 0.0))
-        return splines.interp1d(X * q, X * u, F * v, bc_type=ends) / F
+        return splines.interp1d(X * q, X * u, F * v, "cubic2", bc_type=ends) / F
 
     check_grads(jax.jit(f), (u, v, np.float64(0.5)), order=1, modes=("fwd", "rev"))

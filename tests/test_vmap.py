@@ -70,11 +70,11 @@ def assert_close(actual, expected):
 
 
 CONFIGS = {
-    "not-a-knot": ({"bc_type": "not-a-knot"}, FP),
-    "natural": ({"bc_type": "natural"}, FP),
-    "clamped": ({"bc_type": "clamped", "derivative": 1}, FP),
-    "mixed": ({"bc_type": ((1, 0.5), (2, -1.0)), "extrap": True}, FP),
-    "periodic": ({"bc_type": "periodic"}, FP_CLOSED),
+    "not-a-knot": ({"method": "cubic2", "bc_type": "not-a-knot"}, FP),
+    "natural": ({"method": "cubic2", "bc_type": "natural"}, FP),
+    "clamped": ({"method": "cubic2", "bc_type": "clamped", "derivative": 1}, FP),
+    "mixed": ({"method": "cubic2", "bc_type": ((1, 0.5), (2, -1.0)), "extrap": True}, FP),
+    "periodic": ({"method": "cubic2", "bc_type": "periodic"}, FP_CLOSED),
     "linear": ({"method": "linear", "extrap": (-7.0, 7.0)}, FP),
     "nearest": ({"method": "nearest"}, FP),
 }
@@ -122,7 +122,7 @@ def test_interp1d_batch_one_argument(name, in_axes):
 def test_interp1d_batched_axes_not_first():
     # Batch axis last on fp (shape (N, B)) and on x (shape (M, B)).
     def f(x, xp, fp):
-        return interp1d(x, xp, fp, bc_type="natural")
+        return interp1d(x, xp, fp, "cubic2", bc_type="natural")
 
     args = (X.T, XP, FP.T)
     out = jax.vmap(f, in_axes=(1, 0, 1), out_axes=1)(*args)
@@ -137,7 +137,7 @@ def test_interp1d_batch_with_period(batched_period):
     x = np.concatenate([X[:, :-1], X[:, :1] - 2 * np.reshape(period, (-1, 1))], axis=1)
 
     def f(x, xp, fp, period):
-        return interp1d(x, xp, fp, period=period)
+        return interp1d(x, xp, fp, "cubic2", period=period)
 
     in_axes = (0, 0, 0, 0 if batched_period else None)
     out = jax.vmap(f, in_axes=in_axes)(x, XP, FP, period)
@@ -151,7 +151,7 @@ def test_interp1d_batch_of_boundary_values():
     v0, v1 = np.array([0.5, -1.0, 2.0]), np.array([0.0, 3.0, -2.0])
 
     def f(x, xp, fp, v0, v1):
-        return interp1d(x, xp, fp, bc_type=((1, v0), (2, v1)), derivative=1)
+        return interp1d(x, xp, fp, "cubic2", bc_type=((1, v0), (2, v1)), derivative=1)
 
     # Values only (one grid), then values together with grids.
     for in_axes in [(None, None, None, 0, 0), (0, 0, 0, 0, None), (0, 0, 0, 0, 0)]:
@@ -167,7 +167,7 @@ def test_interp1d_batch_invalid_grid_gives_nan_only_there():
     xp[1, 2] = xp[1, 3]
 
     def f(x, xp, fp):
-        return interp1d(x, xp, fp, bc_type="natural")
+        return interp1d(x, xp, fp, "cubic2", bc_type="natural")
 
     out = np.asarray(jax.vmap(f)(X, xp, FP))
     assert np.all(np.isnan(out[1]))
@@ -178,7 +178,7 @@ def test_interp1d_batch_invalid_grid_gives_nan_only_there():
 def test_interp1d_batch_uses_one_solve():
     # The batch of grids goes into the kernel's lanes: one primitive, no loop.
     def f(x, xp, fp):
-        return interp1d(x, xp, fp, bc_type="not-a-knot")
+        return interp1d(x, xp, fp, "cubic2", bc_type="not-a-knot")
 
     jaxpr = jax.make_jaxpr(jax.vmap(f))(X, XP, FP)
     assert count_eqns(jaxpr, "splines_tridiagonal_solve") == 1
@@ -190,8 +190,8 @@ def test_interp1d_batch_uses_one_solve():
 # --------------------------------------------------------- Interpolator1D --
 
 INTERPOLATORS = {
-    "natural": ({"bc_type": "natural"}, FP, None),
-    "period": ({}, FP, PERIODS),
+    "natural": ({"method": "cubic2", "bc_type": "natural"}, FP, None),
+    "period": ({"method": "cubic2"}, FP, PERIODS),
     "linear": ({"method": "linear"}, FP, None),
 }
 
@@ -228,10 +228,10 @@ def test_batch_of_interpolators(name):
 def test_vmap_over_an_empty_batch_of_grids():
     x = jnp.linspace(0, 1, 7)
     out = jax.vmap(lambda xp, fp: splines.interp1d(x, xp, fp, method="linear"))(
-        jnp.zeros((0, 5)), jnp.zeros((0, 5)))
+        jnp.zeros((0, 5)), jnp.zeros((0, 5))
+    )
     assert out.shape == (0, 7)
     assert _search.locate(np.zeros((0, 4)), np.zeros((0, 20))).shape == (0, 4)
-
 
 
 # ------------------------------------------------------------ vmap x grad --
@@ -239,7 +239,7 @@ def test_vmap_over_an_empty_batch_of_grids():
 
 def test_vmap_of_grad_over_grids():
     def loss(xp, fp, x):
-        return jnp.sum(interp1d(x, xp, fp, bc_type="natural") ** 2)
+        return jnp.sum(interp1d(x, xp, fp, "cubic2", bc_type="natural") ** 2)
 
     grad = jax.grad(loss, argnums=(0, 1, 2))
     x = X[:, :-1]  # inside every grid
@@ -252,7 +252,7 @@ def test_vmap_of_grad_over_grids():
 
 def test_vmap_of_grad_wrt_boundary_values():
     def value(v, xp, fp):
-        return jnp.sum(interp1d(X[0, :-1], xp, fp, bc_type=((1, v[0]), (2, v[1]))))
+        return jnp.sum(interp1d(X[0, :-1], xp, fp, "cubic2", bc_type=((1, v[0]), (2, v[1]))))
 
     v = np.array([[0.5, 0.0], [-1.0, 3.0], [2.0, -2.0]])
     batched = jax.vmap(jax.grad(value), in_axes=(0, None, None))(v, XP[0], FP[0])

@@ -28,12 +28,12 @@ def _build(n: int, q: int):
         args = on_device(spline_data(None, n, q, "float32"))
 
         def interp(q, k, v):
-            return splines.interp1d(q, k, v)
+            return splines.interp1d(q, k, v, "cubic2")
 
         def trivial(q, k, v):
             return q + k[0] + v[0]
 
-        itp = splines.Interpolator1D(args[1], args[2])
+        itp = splines.Interpolator1D(args[1], args[2], "cubic2")
         return [
             Contender(JIT, "splines", jax.jit(interp), args),
             Contender(EAGER, "splines", interp, args, check=JIT),

@@ -33,7 +33,7 @@ def _build(n: int, q: int, wrts=tuple(WRT)):
         import splines
 
         args = on_device(spline_data(None, n, q, "float32"))
-        loss = _loss(lambda q, k, v: splines.interp1d(q, k, v))
+        loss = _loss(lambda q, k, v: splines.interp1d(q, k, v, "cubic2"))
         contenders = [Contender(FORWARD, "splines", jax.jit(loss), args)]
         contenders += [Contender(ours(wrt), "splines", jax.jit(jax.grad(loss, argnums)), args)
                        for wrt, argnums in WRT.items() if wrt in wrts]  # fmt: skip

@@ -46,7 +46,7 @@ def interp1d(
     x: Float[ArrayLike, "..."],
     xp: Float[ArrayLike, " n"],
     fp: Float[ArrayLike, "*shape"],
-    method: Method = "cubic2",
+    method: Method = "cubic",
     derivative: int | tuple[int, ...] = 0,
     extrap: Any = False,
     period: Optional[Float[ArrayLike, ""]] = None,
@@ -74,6 +74,8 @@ def interp1d(
             `scipy.interpolate.PchipInterpolator`), ``"monotonic-0"`` (the
             same with zero end slopes), ``"akima"``, ``"makima"`` (as
             `scipy.interpolate.Akima1DInterpolator`).  See `approx_df`.
+            The default is interpax's, ``"cubic"``; scipy's `CubicSpline` is
+            ``"cubic2"``.
         bc_type: cubic2 end conditions, as scipy: ``"not-a-knot"`` (default),
             ``"natural"``, ``"clamped"``, ``"periodic"``, or a pair of ends, each
             a name or ``(order, value)`` with order 1 or 2.  Values are arrays
@@ -84,10 +86,12 @@ def interp1d(
         extrap: ``False`` → NaN outside ``[xp[0], xp[-1]]``; ``True`` → extend
             the end pieces; a scalar → that fill value; a pair → (below, above).
             Periodic data wrap instead: leave ``extrap`` out.
-        period: if given, the knots cover one period (the closing knot
-            ``xp[0] + period`` may be included, with its value equal to the
-            first; decided by the data, also when traced), queries wrap
-            around and cubic2 is periodic.
+        period: if given, queries wrap around and cubic2 is periodic.  The
+            closing knot ``xp[0] + period`` may be included, with its value
+            equal to the first (decided by the data, also when traced); knots
+            past it wrap into ``[xp[0], xp[0] + period)`` and are sorted, and
+            knots that then coincide are merged (their values must agree;
+            traced knots cannot merge: NaN).
             ``bc_type="periodic"`` alone takes the period ``xp[-1] - xp[0]``.
         even_spacing: the knots are evenly spaced, so a query's piece is one
             multiply and a floor (plus one correcting step), no search: True
@@ -107,9 +111,10 @@ def interp1d(
         ``numpy.result_type(x, xp, fp, fx)`` (at least float32).
 
     Bad static input raises `ValueError`/`TypeError`.  Bad concrete data
-    (knots not finite and strictly increasing, non-finite ``fp``, knots past
-    the period) raise `ValueError`; traced, they make every output and every
-    gradient NaN (see `splines._utils.validate`).  NaN queries give NaN.
+    (knots not finite and strictly increasing, non-finite ``fp``, merged
+    periodic knots with different values) raise `ValueError`; traced, they
+    make every output and every gradient NaN (see `splines._utils.validate`).
+    NaN queries give NaN.
     """
     x, xp, fp, period, fx = lists_to_arrays(x, xp, fp, period, fx)
     fit_spec, fit_args = prepare_fit((xp,), fp, method, bc_type, (period,), axis, c, {1: fx})
@@ -126,8 +131,8 @@ def interp2d(
     xp: Float[ArrayLike, " nx"],
     yp: Float[ArrayLike, " ny"],
     fp: Inexact[ArrayLike, "nx ny *columns"],
-    method: Method = "cubic2",
-    derivative: Any = (0, 0),
+    method: Method = "cubic",
+    derivative: Any = 0,
     extrap: Any = False,
     period: Any = None,
     even_spacing: Any = False,
@@ -187,8 +192,8 @@ def interp3d(
     yp: Float[ArrayLike, " ny"],
     zp: Float[ArrayLike, " nz"],
     fp: Inexact[ArrayLike, "nx ny nz *columns"],
-    method: Method = "cubic2",
-    derivative: Any = (0, 0, 0),
+    method: Method = "cubic",
+    derivative: Any = 0,
     extrap: Any = False,
     period: Any = None,
     even_spacing: Any = False,

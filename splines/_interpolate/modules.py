@@ -62,7 +62,7 @@ class Interpolator1D(eqx.Module):
         self,
         xp: Float[ArrayLike, " n"],
         fp: Float[ArrayLike, "*shape"],
-        method: str = "cubic2",
+        method: str = "cubic",
         extrap: Any = False,
         period: Optional[Float[ArrayLike, ""]] = None,
         even_spacing: Optional[bool] = None,
@@ -81,6 +81,12 @@ class Interpolator1D(eqx.Module):
         self.method = spec.method
         self.axis, self.column_shape = spec.axis, spec.column_shape
         self.even = even_axes(even_spacing, args, ArgumentNames())
+
+    @property
+    def even_spacing(self) -> Optional[bool]:
+        """Whether a call locates pieces by arithmetic (interpax's attribute; None: the
+        knots were traced when detection was asked for, so a call searches)."""
+        return self.even[0]
 
     def __call__(
         self, x: Float[ArrayLike, "..."], derivative: int | tuple[int, ...] = 0, *,
@@ -133,6 +139,19 @@ class TensorSpline(eqx.Module):
         return jit_evaluate(queries, self.breaks, self.nodes, self.fill, spec, self.end)
 
 
+def call_orders(orders: tuple, derivative) -> Any:
+    """The derivative a grid interpolator's call asks for: interpax's orders per axis
+    (``dx, dy, …``) or ours, ``derivative``, by name or in ``dx``'s place."""
+    if derivative is None and isinstance(orders[0], (tuple, list)):
+        derivative, orders = orders[0], (0, *orders[1:])
+    if derivative is None:
+        return orders
+    if any(isinstance(o, (tuple, list)) or o != 0 for o in orders):
+        raise TypeError(f"give the orders either as dx, dy, … or as derivative, not both: "
+                        f"got {orders} and derivative={derivative!r}")  # fmt: skip
+    return derivative
+
+
 def grid_eval_spec(spline: TensorSpline, derivative) -> EvalSpec:
     """The evaluation's static half for ``derivative`` (orders per axis).  A function, not
     a method: equinox builds a bound-method module on every method access (~30 µs)."""
@@ -156,7 +175,7 @@ class Interpolator2D(eqx.Module):
         xp: Float[ArrayLike, " nx"],
         yp: Float[ArrayLike, " ny"],
         fp: Inexact[ArrayLike, "nx ny *columns"],
-        method: str = "cubic2",
+        method: str = "cubic",
         extrap: Any = False,
         period: Any = None,
         even_spacing: Any = None,
@@ -171,11 +190,19 @@ class Interpolator2D(eqx.Module):
         self.spline = TensorSpline((xp, yp), fp, method, bc_type, extrap, period, c, given,
                                    GRID_NAMES[2], even_spacing)  # fmt: skip
 
+    @property
+    def even_spacing(self) -> tuple:
+        """Per axis, as `Interpolator1D.even_spacing`."""
+        return self.spline.even
+
     def __call__(
-        self, x: Float[ArrayLike, "..."], y: Float[ArrayLike, "..."], derivative: Any = (0, 0)
-    ) -> Inexact[Array, "..."]:
-        """Values (or derivatives, as `interp2d`'s ``derivative``) at the points ``(x, y)``."""
-        return self.spline((x, y), derivative)
+        self, x: Float[ArrayLike, "..."], y: Float[ArrayLike, "..."], dx: Any = 0, dy: int = 0,
+        *, derivative: Any = None,
+    ) -> Inexact[Array, "..."]:  # fmt: skip
+        """Values or derivatives at the points ``(x, y)``: orders ``dx, dy`` as interpax's,
+        or ``derivative`` as `interp2d`'s (also in ``dx``'s place: a pair or a sequence of
+        pairs)."""
+        return self.spline((x, y), call_orders((dx, dy), derivative))
 
 
 class Interpolator3D(eqx.Module):
@@ -189,7 +216,7 @@ class Interpolator3D(eqx.Module):
         yp: Float[ArrayLike, " ny"],
         zp: Float[ArrayLike, " nz"],
         fp: Inexact[ArrayLike, "nx ny nz *columns"],
-        method: str = "cubic2",
+        method: str = "cubic",
         extrap: Any = False,
         period: Any = None,
         even_spacing: Any = None,
@@ -208,15 +235,25 @@ class Interpolator3D(eqx.Module):
         self.spline = TensorSpline((xp, yp, zp), fp, method, bc_type, extrap, period, c, given,
                                    GRID_NAMES[3], even_spacing)  # fmt: skip
 
+    @property
+    def even_spacing(self) -> tuple:
+        """Per axis, as `Interpolator1D.even_spacing`."""
+        return self.spline.even
+
     def __call__(
         self,
         x: Float[ArrayLike, "..."],
         y: Float[ArrayLike, "..."],
         z: Float[ArrayLike, "..."],
-        derivative: Any = (0, 0, 0),
+        dx: Any = 0,
+        dy: int = 0,
+        dz: int = 0,
+        *,
+        derivative: Any = None,
     ) -> Inexact[Array, "..."]:
-        """Values (or derivatives, as `interp3d`'s ``derivative``) at the points ``(x, y, z)``."""
-        return self.spline((x, y, z), derivative)
+        """Values or derivatives at the points ``(x, y, z)``: orders ``dx, dy, dz`` as
+        interpax's, or ``derivative`` as `interp3d`'s (also in ``dx``'s place)."""
+        return self.spline((x, y, z), call_orders((dx, dy, dz), derivative))
 
 
 class RegularGridInterpolator(eqx.Module):

@@ -3,7 +3,7 @@
 Tolerance.  Knots may end at ``xp[0] + period`` (the closing knot)
 up to rounding: a last knot a few ulps above *or* below ``xp[0] + period``
 (k ≤ 8, symmetric) closes the period; one clearly beyond it (span =
-period·(1 + 1e-6)) raises a ValueError naming `period`; one clearly below
+period·(1 + 1e-6)) wraps into the period (see below); one clearly below
 (span = period·(1 − 1e-6)) leaves the knots open and the period closes them.
 Examples: f32 knots ``linspace(0, 2π, 9)`` with ``period=2*np.pi`` (the f32
 end is 1.7e-7 above 2π), and f64 knots ``cumsum([0] + [.001]*1000)`` ending
@@ -18,8 +18,14 @@ finite gradients that match central differences of the eager loss: for each
 interior knot, and for the two ends moved together (how a gradient splits
 between xp[0] and the closing knot is the implementation's choice; their sum
 is the derivative of the open form — knots without the closing one — w.r.t.
-its first knot, also checked).  Traced knots beyond the period give NaN.  A
-closing piece one ulp wide, traced, gives the eager values (1-D and on grids).
+its first knot, also checked).  A closing piece one ulp wide, traced, gives the
+eager values (1-D and on grids).
+
+Knots past one period (interpax's data: knots over 3π with period 2π) wrap into
+it: moved by whole periods, sorted, and merged where they coincide — their values
+must agree (concrete: a ValueError naming both knots; traced values: NaN).
+Traced knots wrap with a fixed shape, so coinciding ones give NaN values and
+gradients.  The same on every axis of a grid and in `interpn`.
 """
 
 import jax
@@ -62,8 +68,8 @@ def test_f32_linspace_to_two_pi_closes_the_period():
     fc[-1] = fc[0]
     ref = _periodic_reference(xc, fc, x.astype(np.float64))
     try:
-        scalar = interp1d(1.0, xp, fp, period=2 * np.pi)  # a scalar query
-        fitted = Interpolator1D(xp, fp, period=2 * np.pi)(x)
+        scalar = interp1d(1.0, xp, fp, "cubic2", period=2 * np.pi)  # a scalar query
+        fitted = Interpolator1D(xp, fp, "cubic2", period=2 * np.pi)(x)
     except ValueError as e:
         pytest.fail(f"CLOSING-TOLERANCE defect (f32): the closing knot was rejected: {e}")
     cases = [("interp1d, scalar", scalar, ref[:1]), ("Interpolator1D, array", fitted, ref)]
@@ -83,10 +89,10 @@ def test_f32_closing_knot_k_ulps_off(k):
     fp[-1] = fp[0]
     x = np.array([0.05, 0.3, 0.55, 0.8, 0.97, 1.3], np.float32)
     try:
-        closed = np.asarray(interp1d(x, xp, fp, period=1.0))
+        closed = np.asarray(interp1d(x, xp, fp, "cubic2", period=1.0))
     except ValueError as e:
         pytest.fail(f"CLOSING-TOLERANCE defect (f32, {k:+d} ulps): rejected: {e}")
-    opened = np.asarray(interp1d(x, xp[:-1], fp[:-1], period=1.0))
+    opened = np.asarray(interp1d(x, xp[:-1], fp[:-1], "cubic2", period=1.0))
     # Whether the library keeps the last knot where it is or moves it onto
     # xp[0] + period (and wraps by either), the two splines differ by at most
     # max|f'| · |offset| per period wrapped (queries wrap at most once here).
@@ -122,7 +128,7 @@ def test_f64_cumsum_knots_close_the_period(period):
         fp[-1] = fp[0]
         x = X64 * period
         try:
-            closed = np.asarray(interp1d(x, xp, fp, period=period))
+            closed = np.asarray(interp1d(x, xp, fp, "cubic2", period=period))
         except ValueError as e:
             failures.append(f"last knot {last!r} (period {period}): rejected: {e}")
             continue
@@ -133,12 +139,16 @@ def test_f64_cumsum_knots_close_the_period(period):
     assert not failures, "CLOSING-TOLERANCE defect (f64):\n" + "\n".join(failures)
 
 
-def test_f64_knot_clearly_beyond_the_period_raises():
+def test_f64_knot_clearly_beyond_the_period_wraps():
+    """span = period·(1 + 1e-6): the last knot is a distinct point 1e-6 past xp[0]."""
     xp, fp = _cumsum_data(1.0 + 1e-6)
-    with pytest.raises(ValueError, match="`period`"):
-        interp1d(X64, xp, fp, period=1.0)
-    with pytest.raises(ValueError, match="`period`"):
-        Interpolator1D(xp, fp, period=1.0)
+    wrapped = np.r_[xp[0], xp[-1] - 1.0, xp[1:-1]]
+    want = interp1d(X64, wrapped, np.r_[fp[0], fp[-1], fp[1:-1]], "cubic2", period=1.0)
+    np.testing.assert_allclose(interp1d(X64, xp, fp, "cubic2", period=1.0), want, rtol=0,
+                               atol=1e-12)  # fmt: skip
+    fitted = Interpolator1D(xp, fp, "cubic2", period=1.0)
+    np.testing.assert_allclose(fitted.breaks[:3], [0.0, 1e-6, 1e-3], rtol=1e-9)
+    np.testing.assert_allclose(fitted(X64), want, rtol=0, atol=1e-12)
 
 
 def test_f64_knot_clearly_below_the_period_is_open():
@@ -146,7 +156,7 @@ def test_f64_knot_clearly_below_the_period_is_open():
     last value need not equal the first (sin(2π(1 − 1e-6)) ≠ 0)."""
     xp, fp = _cumsum_data(1.0 - 1e-6)
     try:
-        out = np.asarray(interp1d(X64, xp, fp, period=1.0))
+        out = np.asarray(interp1d(X64, xp, fp, "cubic2", period=1.0))
     except ValueError as e:
         pytest.fail(f"CLOSING-TOLERANCE defect: open knots taken for closing ones: {e}")
     ref = _periodic_reference(np.append(xp, 1.0), np.append(fp, fp[0]), X64)
@@ -157,8 +167,8 @@ def test_float32_knots_close_the_period_with_float64_values():
     """The closing tolerance is the knots' own precision, not the promoted dtype's."""
     xp = np.linspace(0, 2 * np.pi, 9, dtype=np.float32)
     fp = np.sin(xp.astype(np.float64))
-    eager = splines.interp1d(1.0, xp, fp, period=2 * np.pi)
-    traced = jax.jit(lambda a: splines.interp1d(1.0, a, fp, period=2 * np.pi))(xp)
+    eager = splines.interp1d(1.0, xp, fp, "cubic2", period=2 * np.pi)
+    traced = jax.jit(lambda a: splines.interp1d(1.0, a, fp, "cubic2", period=2 * np.pi))(xp)
     assert np.isfinite(eager) and float(eager) == pytest.approx(float(traced), abs=1e-12)
     assert float(eager) == pytest.approx(np.sin(1.0), abs=2e-3)
 
@@ -302,19 +312,23 @@ def test_plain_grad_with_closing_knot_is_finite(traced):
     np.testing.assert_allclose(g, traced["linear"]["grad closed"], rtol=0, atol=1e-12)
 
 
-def test_traced_knots_beyond_the_period_give_nan(traced):
-    bad = XP.copy()
-    bad[-1] = TWO_PI * (1 + 1e-3)
-    out = jax.tree.map(np.asarray, _traced(bad, np.stack([bad, XP]), TWO_PI))
+def test_traced_knots_beyond_the_period_wrap_as_eager_ones(traced):
+    """The last knot 2π·1e-3 past the period is a distinct knot after wrapping, traced
+    (jit, vmap) as eager; a knot a whole period past another gives NaN."""
+    past = XP.copy()
+    past[-1] = TWO_PI * (1 + 1e-3)
+    on_first = XP.copy()
+    on_first[-1] = 2 * TWO_PI  # wraps onto xp[0]: coinciding traced knots
+    out = jax.tree.map(np.asarray, _traced(past, np.stack([past, on_first]), TWO_PI))
     for m in METHODS:
+        want = np.asarray(interp1d(XQ, past, FP, m, period=TWO_PI))
+        assert np.all(np.isfinite(want)), m
         for key in ["jit knots", "fitted knots"]:
-            if key not in out[m]:
-                continue
-            got = out[m][key]
-            assert np.all(np.isnan(got)), f"TRACED-CLOSING defect ({m}, {key}): {got}"
+            if key in out[m]:
+                np.testing.assert_allclose(out[m][key], want, rtol=0, atol=1e-12, err_msg=m)
         rows = out[m]["vmap knots"]
-        assert np.all(np.isnan(rows[0])), f"TRACED-CLOSING defect ({m}, vmap bad row): {rows[0]}"
-        np.testing.assert_allclose(rows[1], traced[m]["jit knots"], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(rows[0], want, rtol=0, atol=1e-12, err_msg=m)
+        assert np.all(np.isnan(rows[1])), f"{m}: coinciding traced knots gave {rows[1]}"
 
 
 # A closing piece one ulp wide has its midpoint at its end: a traced fit cuts it without a
@@ -358,14 +372,145 @@ def test_a_closing_piece_one_ulp_wide_traced(method):
 def test_finite_difference_gradient_checks_take_open_knots():
     """With the closing knot left out, its place is ``xp[0] + period``, smooth in both:
     `check_grads` w.r.t. the knots, values and period passes.  A closing
-    knot given explicitly is moved past the period by the checks' steps, and the
-    error says to leave it out."""
+    knot given explicitly is moved past the period by the checks' steps, where it
+    wraps to a knot of its own just after xp[0] (so the checks must leave it out)."""
     from jax.test_util import check_grads
 
     xp = np.linspace(0, 2 * np.pi, 9)[:-1] + 0.1 * np.sin(np.arange(8))
     fp, x = np.cos(xp), np.linspace(-1.0, 7.0, 13)
-    f = lambda xp, fp, p: interp1d(x, xp, fp, period=p)  # noqa: E731  (eager, as users call it)
+    f = lambda xp, fp, p: interp1d(x, xp, fp, "cubic2", period=p)  # noqa: E731  (eager, as users call it)
     check_grads(f, (xp, fp, 2 * np.pi), order=1, modes=("rev",))  # order 2: tests/test_grad.py
     closed_xp, closed_fp = np.append(xp, xp[0] + 2 * np.pi), np.append(fp, fp[0])
-    with pytest.raises(ValueError, match="may be left out; for gradient checks"):
-        interp1d(x, closed_xp + np.eye(9)[-1] * 1e-4, closed_fp, period=2 * np.pi)
+    stepped = interp1d(x, closed_xp + np.eye(9)[-1] * 1e-4, closed_fp, "cubic2", period=2 * np.pi)
+    wrapped = interp1d(x, np.r_[xp[0], xp[0] + 1e-4, xp[1:]], np.r_[fp[0], fp], "cubic2",
+                       period=2 * np.pi)  # fmt: skip
+    np.testing.assert_allclose(stepped, wrapped, rtol=0, atol=1e-12)
+
+
+# ------------------------------------------------------------- knots past one period
+
+X3PI = np.linspace(0.0, 3 * np.pi, 12)  # interpax's data: 3π of knots, period 2π (none on 2π)
+WRAP_METHODS = ["nearest", "linear", "cubic", "cubic2", "catmull-rom", "monotonic", "akima"]
+
+
+def _wrapped_by_hand(xp, fp, period):
+    """The knots moved into [xp[0], xp[0] + period) and sorted, with their values."""
+    offset = np.mod(xp - xp[0], period)
+    order = np.argsort(offset)
+    return xp[0] + offset[order], fp[order]
+
+
+def test_knots_past_one_period_wrap_into_it():
+    """Every method fits the wrapped, sorted knots: the same numbers as fitting those
+    (and scipy's periodic spline for cubic2, interpax for the local methods)."""
+    fp = np.cos(X3PI) + 0.3 * np.sin(2 * X3PI)
+    xq = np.linspace(-7.0, 13.0, 41)
+    xw, fw = _wrapped_by_hand(X3PI, fp, TWO_PI)
+    interpax = pytest.importorskip("interpax")
+    for m in WRAP_METHODS:
+        got = np.asarray(interp1d(xq, X3PI, fp, m, period=TWO_PI))
+        want = np.asarray(interp1d(xq, xw, fw, m, period=TWO_PI))
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-13, err_msg=m)
+        fitted = Interpolator1D(X3PI, fp, m, period=TWO_PI)
+        np.testing.assert_allclose(fitted(xq), want, rtol=0, atol=1e-13, err_msg=m)
+        if m in ("linear", "cubic", "catmull-rom", "monotonic", "nearest"):
+            theirs = np.asarray(interpax.interp1d(xq, X3PI, fp, m, period=TWO_PI))
+            np.testing.assert_allclose(got, theirs, rtol=0, atol=1e-13, err_msg=f"{m} interpax")
+    ref = _periodic_reference(np.r_[xw, TWO_PI], np.r_[fw, fw[0]], xq)
+    np.testing.assert_allclose(interp1d(xq, X3PI, fp, "cubic2", period=TWO_PI), ref, rtol=0,
+                               atol=1e-13)  # fmt: skip
+
+
+def test_knots_that_coincide_after_wrapping_merge():
+    """Knots over 4π hit every point twice: the fit is that of one period; values that
+    disagree there raise naming both knots."""
+    xp = np.linspace(0.0, 4 * np.pi, 17)  # xp[k + 8] = xp[k] + 2π
+    fp = np.sin(xp)
+    xq = np.linspace(-1.0, 7.0, 9)
+    for m in ("linear", "cubic2", "akima"):
+        got = interp1d(xq, xp, fp, m, period=TWO_PI)
+        np.testing.assert_allclose(got, interp1d(xq, xp[:8], fp[:8], m, period=TWO_PI), rtol=0,
+                                   atol=1e-13, err_msg=m)  # fmt: skip
+    bad = fp.copy()
+    bad[11] += 0.5  # xp[11] = xp[3] + 2π
+    with pytest.raises(ValueError, match=r"`xp\[3\]` and `xp\[11\]` are the same point"):
+        interp1d(xq, xp, bad, "cubic2", period=TWO_PI)
+    given = np.cos(xp)
+    given[12] = 2.0
+    with pytest.raises(ValueError, match=r"`fx` has .* and 2\.0"):
+        interp1d(xq, xp, fp, "cubic", period=TWO_PI, fx=given)
+
+
+def test_grid_axes_past_one_period_wrap_and_merge():
+    """interpax's 2-D test data: x over 3π, y closing at 2π, both periodic; z of a 3-D
+    grid over 4π (merged); a mismatch along a merged axis names that axis' knots."""
+    y = np.linspace(0.0, TWO_PI, 7)
+    f = np.sin(X3PI)[:, None] * np.cos(y)[None, :]
+    q = (np.linspace(-1, 7, 5)[:, None], np.linspace(0, 6, 4)[None, :])
+    xw, _ = _wrapped_by_hand(X3PI, X3PI, TWO_PI)
+    fw = np.sin(xw)[:, None] * np.cos(y)[None, :]
+    for m in ("linear", "akima"):
+        got = splines.interp2d(*q, X3PI, y, f, m, period=TWO_PI)
+        want = splines.interp2d(*q, xw, y, fw, m, period=TWO_PI)
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-13, err_msg=m)
+    z = np.linspace(0.0, 4 * np.pi, 9)
+    f3 = f[:, :, None] * np.cos(z)[None, None, :]
+    grid3 = splines.Interpolator3D(X3PI, y, z, f3, "cubic2", period=(TWO_PI, None, TWO_PI))
+    one = splines.Interpolator3D(xw, y, z[:4], fw[:, :, None] * np.cos(z[:4]), "cubic2",
+                                 period=(TWO_PI, None, TWO_PI))  # fmt: skip
+    np.testing.assert_allclose(grid3(*q, 1.0), one(*q, 1.0), rtol=0, atol=1e-13)
+    points = (X3PI, y, z)
+    xi = np.stack(np.broadcast_arrays(q[0], q[1], 1.0), axis=-1)
+    np.testing.assert_allclose(
+        splines.interpn(points, f3, xi, "cubic2", period=(TWO_PI, None, TWO_PI)),
+        one(*q, 1.0), rtol=0, atol=1e-13,
+    )  # fmt: skip
+    bad = f3.copy()
+    bad[2, 3, 5] += 1.0  # z[5] = z[1] + 2π
+    with pytest.raises(ValueError, match=r"`zp\[1\]` and `zp\[5\]` are the same point"):
+        splines.interp3d(*q, 1.0, X3PI, y, z, bad, "linear", period=(None, None, TWO_PI))
+
+
+@jax.jit
+def _wrapped_traced(xp, fp, knots_2d, values_2d, merged_values):
+    """Values and gradients w.r.t. knots and values of wrapped traced knots (1-D and
+    a grid axis), and traced values on concrete knots that merge."""
+    loss = lambda xp, fp: interp1d(XQ, xp, fp, "cubic", period=TWO_PI).sum()  # noqa: E731
+    grid = lambda xp, fp: splines.interp2d(XQ, 0.5, xp, X3PI[:4], fp, "cubic",  # noqa: E731
+                                           period=(TWO_PI, None)).sum()  # fmt: skip
+    merged = interp1d(XQ, np.linspace(0.0, 4 * np.pi, 17), merged_values, "linear",
+                      period=TWO_PI)  # fmt: skip
+    return (loss(xp, fp), jax.grad(loss, (0, 1))(xp, fp), grid(knots_2d, values_2d),
+            jax.grad(grid, (0, 1))(knots_2d, values_2d), merged)  # fmt: skip
+
+
+def test_traced_knots_past_one_period_wrap_and_coinciding_ones_give_nan():
+    fp = np.cos(X3PI)
+    f2 = np.outer(fp, np.ones(4))
+    merged = np.sin(np.linspace(0.0, 4 * np.pi, 17))
+    value, (g_xp, g_fp), value_2d, (g2_xp, g2_fp), out = _wrapped_traced(X3PI, fp, X3PI, f2,
+                                                                         merged)  # fmt: skip
+    assert np.isclose(value, interp1d(XQ, X3PI, fp, "cubic", period=TWO_PI).sum(), atol=1e-12)
+    assert np.isclose(value_2d, splines.interp2d(XQ, 0.5, X3PI, X3PI[:4], f2, "cubic",
+                                                 period=(TWO_PI, None)).sum(), atol=1e-12)  # fmt: skip
+    for g in (g_xp, g_fp, g2_xp, g2_fp):
+        assert np.all(np.isfinite(g))
+    np.testing.assert_allclose(out, interp1d(XQ, np.linspace(0, TWO_PI, 9)[:-1], merged[:8],
+                                             "linear", period=TWO_PI), atol=1e-13)  # fmt: skip
+    on_first = X3PI.copy()
+    on_first[8] = TWO_PI  # = xp[0] + 2π, not last: coincides with xp[0] after wrapping
+    bad_values = merged.copy()
+    bad_values[12] += 1.0
+    value, grads, value_2d, grads_2d, out = _wrapped_traced(on_first, fp, on_first, f2,
+                                                            bad_values)  # fmt: skip
+    for what, got in {"1-D": (value, *grads), "2-D": (value_2d, *grads_2d), "values": out}.items():
+        assert all(np.all(np.isnan(g)) for g in jax.tree.leaves(got)), what
+
+
+def test_gradients_through_wrapped_knots_match_finite_differences():
+    from jax.test_util import check_grads
+
+    xp = X3PI + 0.05 * np.sin(np.arange(12))  # no knot near a whole period of another
+    fp = np.cos(xp)
+    f = lambda xp, fp: interp1d(XQ, xp, fp, "catmull-rom", period=TWO_PI)  # noqa: E731
+    check_grads(f, (xp, fp), order=1, modes=("fwd", "rev"))

@@ -65,7 +65,7 @@ import jax.numpy as jnp
 from .._methods.ends import EndConditions
 from .._methods.registry import Method, get_method
 from .._methods.units import as_dydx, knot_units
-from .._pieces.periodic import close_at_last_knot, fit_periodic
+from .._pieces.periodic import close_at_last_knot, fit_periodic, wrap_periodic_knots
 from .._pieces.polynomials import split_last_piece
 from .._utils.columns import column_values, restore_axis, to_columns
 from .._utils.validate import finite_columns, knots_are_valid, poison
@@ -154,11 +154,14 @@ def _close_periods(build, method: Method, knots, data, periods, spec: FitSpec, a
         return _close_periods(build, method, knots_now, data_now, periods, spec, axis + 1)
 
     split = _split_table if len(knots) == 1 else partial(_split_along, method, axis=axis)
+    xp, data_along, wrapped = knots[axis], jnp.moveaxis(data, axis, 0), True
+    if spec.closes_period[axis] is None:  # traced: the knots may pass the period
+        xp, data_along, wrapped = wrap_periodic_knots(xp, data_along, periods[axis],
+                                                      spec.knot_eps)  # fmt: skip
     breaks, table, valid = fit_periodic(
-        along, knots[axis], jnp.moveaxis(data, axis, 0), periods[axis],
-        spec.closes_period[axis], spec.knot_eps, split,
-    )  # fmt: skip
-    factor = poison(valid)  # invalid knots or ends make breaks and pieces NaN
+        along, xp, data_along, periods[axis], spec.closes_period[axis], spec.knot_eps, split
+    )
+    factor = poison(valid & wrapped)  # invalid knots or ends make breaks and pieces NaN
     return tuple(b * factor for b in breaks), table * factor
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from .._methods.ends import PERIODIC
 from .._methods.registry import CUBIC_METHODS, Method, get_method
-from .._utils.columns import normalize_axis
+from .._utils.columns import normalize_axis, to_columns
 from .._utils.dtypes import (
     as_dtype,
     check_real,
@@ -37,10 +37,14 @@ from .._utils.validate import (
     check_knots_eagerly,
     check_period_eagerly,
     check_values_eagerly,
-    check_within_period_eagerly,
+    check_merged_values_eagerly,
+    closes_period,
+    ends_match,
     evenly_spaced,
     is_concrete,
     knot_eps,
+    poison,
+    wrapped_knots_eagerly,
 )
 from .options import parse_bc_type, per_axis
 
@@ -130,7 +134,9 @@ def prepare_fit(knots: tuple, fp, method, bc_type, periods: tuple, axis=0, c=Non
             tuple([as_dtype(v, value) for v in derivatives]),
             c,
         )
-    closes = _check_data_eagerly(args, plan, names) if check else None
+    closes = None
+    if check:
+        args, closes = _check_data_eagerly(args, plan, names)
     return (plan.spec if closes is None else plan.spec._replace(closes_period=closes)), args
 
 
@@ -291,16 +297,17 @@ def _broadcasts_to(shape: tuple, target: tuple) -> bool:
         return False
 
 
-def _check_data_eagerly(args: FitArgs, plan: FitPlan, names: ArgumentNames) -> Optional[tuple]:
-    """Raise on bad concrete data (in numpy); say per axis whether the knots close its
-    period (None: no axis has a period to decide)."""
+def _check_data_eagerly(args: FitArgs, plan: FitPlan, names: ArgumentNames) -> tuple:
+    """Raise on bad concrete data (in numpy); wrap concrete knots that span more than one
+    period into it (`wrapped_knots_eagerly`).  Return the arguments and per axis whether
+    its knots close their period (None when no axis has a period to decide)."""
     for xp, name in zip(args.knots, names.knots):
         check_once(check_knots_eagerly, xp, name)
     arrays = ((names.values, args.fp), *zip(plan.given_names, args.given))
     for name, values in arrays:
         check_once(check_values_eagerly, values, name)
     if not plan.has_period:
-        return None
+        return args, None
     spec, d, closes = plan.spec, len(args.knots), []
     for a, (xp, period, kinds) in enumerate(zip(args.knots, args.periods, spec.bc_kinds)):
         closes.append(None)
@@ -310,16 +317,42 @@ def _check_data_eagerly(args: FitArgs, plan: FitPlan, names: ArgumentNames) -> O
             if xp.shape[0] == 1:
                 closes[-1] = False  # one knot cannot close a positive period
             elif is_concrete(xp, period):
-                closes[-1] = check_within_period_eagerly(
-                    np.asarray(xp), np.asarray(period), spec.knot_eps, names.knots[a]
-                )
+                knots, p = np.asarray(xp), np.asarray(period)
+                wrapped = wrapped_knots_eagerly(knots, p, spec.knot_eps)
+                if wrapped is not None:
+                    args = _wrapped(args, a, wrapped, spec, names, plan.given_names)
+                closes[-1] = wrapped is None and bool(closes_period(knots, p, spec.knot_eps, np))
         if kinds[0] == PERIODIC and (period is None or closes[-1]):
             what = "periodic data" + (f" along axis {a} (`{names.knots[a]}`)" if d > 1 else "")
             for name, values in arrays:
                 if is_concrete(values):
                     check_ends_match_eagerly(np.asarray(values), spec.axis + a, name, what,
                                              spec.knot_eps)  # fmt: skip
-    return tuple(closes)
+    return args, tuple(closes)
+
+
+def _wrapped(args: FitArgs, a: int, wrapped, spec: FitSpec, names: ArgumentNames, given_names):
+    """``args`` with axis ``a``'s knots wrapped into one period, their values taken in that
+    order; merged knots must have equal values (concrete: raise; traced: NaN)."""
+    knots, kept, merged = wrapped
+    along = spec.axis + a
+
+    def take(values, name):
+        if merged and is_concrete(values):
+            check_merged_values_eagerly(np.asarray(values), along, name, names.knots[a], merged,
+                                        spec.knot_eps)  # fmt: skip
+        taken = jnp.take(values, kept, axis=along)
+        if merged and not is_concrete(values):
+            lines, _ = to_columns(values, along)
+            agree = [jnp.all(ends_match(lines, spec.knot_eps, jnp, i, j)) for i, j in merged]
+            taken = taken * poison(jnp.all(jnp.stack(agree)))
+        return taken
+
+    return args._replace(
+        knots=args.knots[:a] + (jnp.asarray(knots),) + args.knots[a + 1 :],
+        fp=take(args.fp, names.values),
+        given=tuple(take(v, name) for v, name in zip(args.given, given_names)),
+    )
 
 
 def even_axes(even_spacing, args: FitArgs, names: ArgumentNames) -> tuple:
@@ -328,7 +361,7 @@ def even_axes(even_spacing, args: FitArgs, names: ArgumentNames) -> tuple:
     ``even_spacing``: one for all axes or one per axis, interpax's meaning: True
     (the knots are evenly spaced: checked when concrete; traced, a query whose
     piece the arithmetic misses is NaN), False (search), None (True where the
-    knots and period are concrete and evenly spaced).
+    knots and period are concrete and evenly spaced; None, a search, where traced).
     """
     flags = per_axis(even_spacing, len(args.knots), "even_spacing")
     even = []
@@ -337,11 +370,11 @@ def even_axes(even_spacing, args: FitArgs, names: ArgumentNames) -> tuple:
             raise TypeError(f"`even_spacing` must be True, False or None; got {flag!r}.")
         concrete = is_concrete(xp, period)
         p = float(period) if period is not None and concrete else None
-        if flag is None:
-            flag = concrete and _passes(check_evenly_spaced_eagerly, xp, name, p)
+        if flag is None and concrete:
+            flag = _passes(check_evenly_spaced_eagerly, xp, name, p)
         elif flag and concrete:
             check_once(check_evenly_spaced_eagerly, xp, name, p)
-        even.append(bool(flag))
+        even.append(None if flag is None else bool(flag))
     return tuple(even)
 
 

@@ -16,14 +16,18 @@ both readings, each with a fixed shape, and selects per element:
   polynomial), so both readings have n pieces over the same period.
 
 The reading not taken is fed safe knots, so its (discarded) derivatives stay
-finite and the selection's gradient is exact.  Knots past the period are
-invalid either way (NaN, see `_utils.validate`).
+finite and the selection's gradient is exact.
+
+Knots past ``xp[0] + period`` are moved back by whole periods and sorted with
+their values (`wrap_periodic_knots`); concrete ones are also merged where they
+coincide (`_utils.validate.wrapped_knots_eagerly`), traced ones cannot change
+shape, so coinciding ones make the fit NaN.
 """
 
 import jax
 import jax.numpy as jnp
 
-from .._utils.validate import closes_period, ends_match, knots_are_valid
+from .._utils.validate import closes_period, ends_match, knots_are_valid, wrap_into_period
 from .polynomials import split_last_piece
 
 
@@ -47,6 +51,15 @@ def fit_periodic(pieces, xp, values, period, closes, eps, split=split_last_piece
     safe = jnp.concatenate([xp[:-1], jnp.where(closes, middle, xp[-1])[None]])
     opened = _fit_reading(pieces, safe, values, period, False, eps)
     return jax.tree.map(lambda c, o: jnp.where(closes, c, o), closed, opened)
+
+
+def wrap_periodic_knots(xp, values, period, eps):
+    """Traced knots wrapped into one period and sorted, with their values (knots first),
+    and whether that is valid: the given knots rise and no knot that moved meets another
+    within the closing tolerance (`_utils.validate.wrap_into_period`)."""
+    knots, order, moved, tol = wrap_into_period(xp, period, eps)
+    apart = (jnp.diff(knots) > tol) | ~(moved[1:] | moved[:-1])
+    return knots, values[order], knots_are_valid(xp) & jnp.all(apart)
 
 
 def close_at_last_knot(values, eps):

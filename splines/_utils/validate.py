@@ -83,15 +83,32 @@ def closes_period(xp, period, eps, xnp=jnp):
     return abs(gap) <= tol
 
 
-def ends_match(values, eps, xnp=jnp):
-    """``values[0] == values[-1]`` per column ``(n, k) → (k,)``, to rounding of the column.
+def ends_match(values, eps, xnp=jnp, first=0, last=-1):
+    """``values[first] == values[last]`` per column ``(n, k) → (k,)``, to rounding of the
+    column (by default its two ends).
 
     ``eps`` is the knots' precision (`knot_eps`): values computed at f32 knots
     close only to f32 rounding, even when they are f64.
     """
     scale = xnp.max(abs(values), axis=0)
     tol = _ENDS_ULPS * max(eps, float(xnp.finfo(values.dtype).eps)) * scale
-    return abs(values[-1] - values[0]) <= tol
+    return abs(values[last] - values[first]) <= tol
+
+
+def wrap_into_period(xp, period, eps):
+    """Knots past ``xp[0] + period`` (beyond the closing tolerance) moved back by whole
+    periods, then sorted; also the order taken and which knots moved.
+
+    For traced knots (`_pieces.periodic.wrap_periodic_knots`); the same rule as
+    `wrapped_knots_eagerly`, with a fixed shape: knots that coincide after wrapping
+    are not merged (the caller makes the fit NaN).
+    """
+    offset = xp - xp[0]
+    _, tol = period_gap(xp, period, eps)
+    moved = offset > period + tol
+    wrapped = jnp.where(moved, xp[0] + jnp.mod(offset, period), xp)
+    order = jnp.argsort(wrapped)
+    return wrapped[order], order, moved[order], tol
 
 
 def poison(valid):
@@ -185,17 +202,41 @@ def check_period_eagerly(period, where: str = "") -> None:
         raise ValueError(f"`period` must be finite and positive{where}; got {period}.")
 
 
-def check_within_period_eagerly(xp, period, eps, name="xp", period_name="period") -> bool:
-    """Raise when the knots span more than one period; say whether they close it."""
+def wrapped_knots_eagerly(xp, period, eps):
+    """Knots spanning more than one period, wrapped into it: None if they lie within one
+    (the closing knot ``xp[0] + period`` included), else ``(knots, kept, merged)``.
+
+    Each knot moves by whole periods into ``[xp[0], xp[0] + period)``; they are
+    sorted, and knots that then coincide (within the closing tolerance,
+    `period_gap`) are merged: ``kept`` holds, in sorted order, the index of the
+    knot kept for each (the first given), ``merged`` the pairs ``(kept, other)``.
+    """
     gap, tol = period_gap(xp, period, eps, np)
-    if gap > tol:
-        raise ValueError(
-            f"`{name}` must lie within one `{period_name}`: `{name}[-1] - {name}[0]` = "
-            f"{xp[-1] - xp[0]} exceeds `{period_name}` = {period}. (The closing knot "
-            f"`{name}[0] + {period_name}` may be left out; for gradient checks by finite "
-            "differences it must be, since their steps move it past the period.)"
-        )
-    return bool(abs(gap) <= tol)
+    if gap <= tol:
+        return None
+    offset = np.mod(xp - xp[0], period)
+    offset[period - offset <= tol] = 0  # a whole number of periods past xp[0], to rounding
+    order = np.argsort(offset, kind="stable")
+    starts = np.concatenate([[True], np.diff(offset[order]) > tol])
+    group = np.cumsum(starts) - 1
+    kept = np.array([order[group == g].min() for g in range(group[-1] + 1)])
+    merged = [(kept[g], i) for i, g in zip(order, group) if i != kept[g]]
+    return (xp[0] + offset[kept]).astype(xp.dtype), kept, merged
+
+
+def check_merged_values_eagerly(values, axis: int, name: str, knots: str, merged, eps) -> None:
+    """Raise naming the first pair of merged knots (`wrapped_knots_eagerly`) whose values
+    along ``axis`` differ in some line."""
+    lines = np.moveaxis(values, axis, 0).reshape(values.shape[axis], -1)
+    for kept, other in merged:
+        mismatch = np.flatnonzero(~ends_match(lines, eps, np, kept, other))
+        if mismatch.size:
+            j = mismatch[0]
+            raise ValueError(
+                f"`{knots}[{kept}]` and `{knots}[{other}]` are the same point of the period, "
+                f"so their values must be equal; `{name}` has {lines[kept, j]} and "
+                f"{lines[other, j]} there (line {j} along the other axes)."
+            )
 
 
 def check_ends_match_eagerly(values, axis: int, name: str, what: str, eps) -> None:

@@ -20,12 +20,16 @@ from ._scipy.splines import Akima1DInterpolator as Akima1DInterpolator
 from ._scipy.splines import CubicHermiteSpline as CubicHermiteSpline
 from ._scipy.splines import CubicSpline as CubicSpline
 from ._scipy.splines import PchipInterpolator as PchipInterpolator
+from ._scipy.splines import pchip_interpolate as pchip_interpolate
+from ._utils.dtypes import NotRealError as NotRealError
+from ._utils.dtypes import X64DisabledWarning as X64DisabledWarning
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AbstractPPoly", "Akima1DInterpolator", "approx_df", "CubicHermiteSpline", "CubicSpline",
     "cyclic_tridiagonal_solve", "fft_interp1d", "fft_interp2d", "interp1d", "interp2d",
-    "interp3d", "interpn", "Interpolator1D", "Interpolator2D", "Interpolator3D",
-    "PchipInterpolator", "PPoly", "RegularGridInterpolator", "Tridiagonal", "tridiagonal_solve",
+    "interp3d", "interpn", "Interpolator1D", "Interpolator2D", "Interpolator3D", "NotRealError",
+    "pchip_interpolate", "PchipInterpolator", "PPoly", "RegularGridInterpolator", "Tridiagonal",
+    "tridiagonal_solve", "X64DisabledWarning",
 ]  # fmt: skip

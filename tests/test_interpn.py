@@ -845,6 +845,48 @@ def test_rgi_call_with_another_method_refits_and_attributes():
     np.testing.assert_array_equal(cubic.values, values)
 
 
+def test_rgi_fill_value_and_bounds_error_are_assignable_as_scipy_s():
+    """scipy's tutorial sets ``rgi.fill_value = -101`` on a built interpolator; the fit is
+    kept (cubic2 with its bc_type), the other fields stay frozen."""
+    x, y = np.array([0.0, 5, 10, 12]), np.array([0.0, 1, 3, 4])
+    values = np.array([[0.0, 1, 4, 2], [5, 6, 2, 1], [10, 11, 7, 3], [9, 8, 6, 5]])
+    xi = np.array([(2.0, 0.0), (2.0, 1.5), (2.0, -1.0), (13.0, 1.0)])
+    for method in ("linear", "cubic"):
+        ours = splines.RegularGridInterpolator((x, y), values, method, False, None)
+        theirs = si.RegularGridInterpolator((x, y), values, method, False, None,
+                                            solver_args={"atol": 1e-14, "rtol": 1e-14} if
+                                            method == "cubic" else None)  # fmt: skip
+        for fill in (-101.0, None, np.nan):
+            ours.fill_value, theirs.fill_value = fill, fill
+            assert_close(ours(xi), theirs(xi), values, 1e-8, f"{method}, fill {fill}")
+        ours.bounds_error = True
+        with pytest.raises(ValueError, match="out of bounds in dimension 1"):
+            ours(xi[:3])
+    with pytest.raises(AttributeError):  # equinox's frozen fields: a new interpolator
+        ours.values = values
+
+
+def test_an_axis_of_one_point_is_constant_and_in_bounds_only_on_it():
+    """scipy's tutorial grid ``(array([0, 5, 10]), array([0]))``: every method constant
+    along the one-point axis, points off it outside (fill, extension or the error)."""
+    x, y = np.array([0.0, 5, 10]), np.array([0.0])
+    values = np.array([[0.0], [5], [10]])
+    xi = np.array([(2.0, 0.0), (2.0, 1.0), (2.0, -1.0), (3.0, np.nan)])
+    for method in ("linear", "nearest"):  # (scipy's slinear and cubic need more points)
+        for fill in (None, np.nan, -7.0):
+            theirs = si.RegularGridInterpolator((x, y), values, method, False, fill)(xi)
+            ours = splines.RegularGridInterpolator((x, y), values, method, False, fill)
+            assert_close(ours(xi), theirs, values, ROUNDING, f"{method}, fill {fill}")
+            assert_close(splines.interpn((x, y), values, xi, method, False, fill), theirs,
+                         values, ROUNDING, f"interpn {method}")  # fmt: skip
+    extended = splines.RegularGridInterpolator((x, y), values, "cubic", False, None)(xi)
+    np.testing.assert_allclose(extended[:3], 2.0, rtol=1e-14)
+    with pytest.raises(ValueError, match="out of bounds in dimension 1"):
+        splines.interpn((x, y), values, xi[:2])
+    g = jax.grad(lambda v: splines.interpn((x, y), v, xi[:1]).sum())(values)
+    np.testing.assert_allclose(g[:, 0], [0.6, 0.4, 0.0], rtol=1e-14)
+
+
 def test_rgi_call_with_an_alias_of_the_fitted_method_keeps_its_bc_type():
     """A call's ``method`` naming the fitted method (scipy's ``"cubic"`` ↔ our ``"cubic2"``)
     gives the fitted interpolant, end conditions included."""

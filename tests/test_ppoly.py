@@ -500,6 +500,27 @@ def test_from_spline_multidimensional_and_traced_coefficients():
 # -------------------------------------------------------------------- roots at the edges
 
 
+def test_roots_take_interpax_size_fill_value_and_a_level_per_polynomial():
+    """interpax 0.3.16's ``solve(y, discontinuity, extrapolate, size, fill_value)``: ``y``
+    one per polynomial, ``size`` by position, ``fill_value`` pads (not the NaN that marks
+    a zero interval)."""
+    c, x = random_ppoly(columns=(3,), seed=4)
+    ours, ref = PPoly(c, x), si.PPoly(c, x)
+    levels = np.array([0.3, -0.2, 1.1])
+    eager = ours.solve(levels)
+    for i, level in enumerate(levels):
+        same_roots(eager[i], si.PPoly(ref.c[..., i], ref.x).solve(level))
+    padded = jax.jit(lambda p, y: p.solve(y, True, None, 12, -9.0))(ours, levels)
+    for i in range(3):
+        n = eager[i].size
+        np.testing.assert_allclose(padded[i, :n], eager[i], rtol=1e-12)
+        np.testing.assert_array_equal(padded[i, n:], -9.0)
+    zero = PPoly(np.array([[-1, 0.25], [0, 0], [-1, 0.25]]).T, [0, 0.4, 0.6, 1.0])
+    np.testing.assert_array_equal(zero.roots(True, None, 6, -1.0), [0.25, 0.4, np.nan, 0.85, -1, -1])
+    with pytest.raises(ValueError, match="one value per polynomial"):
+        ours.solve(np.ones(2))
+
+
 @pytest.mark.parametrize("size", [None, 3])
 def test_roots_of_zero_columns(size):
     """Roots of y of shape (n, 0) are empty, as scipy's empty object array (with

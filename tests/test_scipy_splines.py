@@ -96,6 +96,47 @@ def test_pchip():
     check_class(splines.PchipInterpolator(X[:2], y[:2]), si.PchipInterpolator(X[:2], y[:2]))
 
 
+def test_errors_that_ported_code_catches_are_scipy_s():
+    """Where scipy raises ValueError for a value that is not real (complex ``x``, a
+    ragged object array), ours is a TypeError that is also a ValueError; Akima's
+    unknown method has scipy's type and message."""
+    for bad in (X + 1j, np.array([[0.1, 0.2], [0.4]], dtype=object)):
+        for error in (TypeError, ValueError):
+            with pytest.raises(error, match="`x` must be"):
+                CubicSpline(bad, Y[0]) if bad.dtype != object else PPoly(np.ones((1, 8)), X)(bad)
+    with pytest.raises(NotImplementedError, match="`method`=invalid is unsupported."):
+        Akima1DInterpolator(X, Y[0], method="invalid")
+
+
+def test_cubic_spline_boundary_values_follow_scipy_s_rules():
+    """One value per polynomial (no broadcasting, unlike `interp1d`), and a complex value
+    makes the spline complex, as scipy's."""
+    columns = Y.T[:, :2]
+    for bc in [("clamped", (1, 0.0)), ("clamped", (1, [0.0, 0.0, 0.0])), ((2, [[0.0, 0.0]]), "natural")]:
+        with pytest.raises(ValueError, match="shape of `y` without its `axis`"):
+            CubicSpline(X, columns, 0, bc)
+        with pytest.raises(ValueError):
+            si.CubicSpline(X, columns, 0, bc)
+    bc = ((1, 2j), (2, 0.5))
+    ours, theirs = CubicSpline(X, Y[0], bc_type=bc), si.CubicSpline(X, Y[0], bc_type=bc)
+    assert np.iscomplexobj(np.asarray(ours(Q)))
+    close(ours(Q), theirs(Q))
+    close(ours.c, theirs.c)
+
+
+def test_pchip_interpolate_is_scipy_s():
+    """scipy's function: an order, a list of orders (a list of arrays), ``axis``."""
+    y = np.stack([np.floor(X), np.exp(-X)], axis=1)
+    close(splines.pchip_interpolate(X, y, Q), si.pchip_interpolate(X, y, Q))
+    close(splines.pchip_interpolate(X, y.T, Q, 1, axis=1), si.pchip_interpolate(X, y.T, Q, 1, axis=1))
+    ours, theirs = splines.pchip_interpolate(X, y, Q, [0, 2]), si.pchip_interpolate(X, y, Q, [0, 2])
+    assert isinstance(ours, list) and len(ours) == 2
+    for a, b in zip(ours, theirs):
+        close(a, b)
+    assert splines.pchip_interpolate(X, y, Q, []) == si.pchip_interpolate(X, y, Q, []) == []
+    close(splines.pchip_interpolate(X, y[:, 0], 2.5), si.pchip_interpolate(X, y[:, 0], 2.5))
+
+
 @pytest.mark.parametrize("method", ["akima", "makima"])
 @pytest.mark.parametrize("extrapolate", [None, True])
 def test_akima(method, extrapolate):
@@ -281,6 +322,7 @@ def test_half_precision_computes_in_float32(dtype):
 
 
 def test_complex_y_is_interpolated_and_every_other_argument_must_be_real():
+    """(A complex boundary value makes `CubicSpline` complex: the test above.)"""
     yc = unit.Y + 1j * np.cos(unit.X)
     ours, ref = CubicSpline(unit.X, yc), si.CubicSpline(unit.X, yc)
     close(ours(unit.Q), ref(unit.Q))
@@ -292,8 +334,8 @@ def test_complex_y_is_interpolated_and_every_other_argument_must_be_real():
     for cls in (PchipInterpolator, Akima1DInterpolator):
         with pytest.raises(ValueError, match="real `y`"):
             cls(unit.X, yc)
-    with pytest.raises(TypeError, match="`bc_type`"):
-        CubicSpline(unit.X, unit.Y, bc_type=((1, 1j), "natural"))
+    with pytest.raises(TypeError, match="`bc_type`"):  # interp1d keeps real data real
+        splines.interp1d(unit.Q, unit.X, unit.Y, "cubic2", bc_type=((1, 1j), "natural"))
     for call, name in [(lambda: ours(0.5 + 1j), "x"), (lambda: ours.integrate(1j, 1), "a"),
                        (lambda: CubicSpline(unit.X, unit.Y).solve(0.5 + 1j), "y"),
                        (lambda: PPoly(np.ones((4, 5)), unit.X + 0j), "x")]:  # fmt: skip

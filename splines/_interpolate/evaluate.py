@@ -97,7 +97,7 @@ def check_order(order, derivative, name: str = "derivative") -> int:
 
 
 def prepare_queries(x, real_dtype, name: str = "x"):
-    """Queries as an array of their promoted real dtype; complex ones raise `TypeError`."""
+    """Queries as an array of their promoted real dtype; complex ones raise `NotRealError`."""
     check_real(x, name)
     return as_dtype(x, query_dtype(x, real_dtype))
 

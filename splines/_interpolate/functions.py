@@ -28,9 +28,11 @@ from .scipy_grid import (
     check_bounds,
     check_fill_kind,
     grid_method,
+    onto_single_points,
     points_and_values,
     query_points,
     scipy_fill,
+    widen_single_points,
 )
 
 Method = Literal["nearest", "linear", "cubic2", "cubic", "catmull-rom", "cardinal", "monotonic",
@@ -272,14 +274,17 @@ def interpn(
     came to 660 MB); evaluate such batches in chunks.
     """
     points, values = points_and_values(points, values)
-    extrap = scipy_fill(bounds_error, fill_value, per_axis(period, len(points), "period"))
+    periods = per_axis(period, len(points), "period")
+    extrap = scipy_fill(bounds_error, fill_value, periods)
     check_fill_kind(fill_value, values)
     names = scipy_names(len(points))
-    fit_spec, fit_args = prepare_grid(points, values, grid_method(method), bc_type, period, c,
+    wide, values, single = widen_single_points(points, values, periods)
+    fit_spec, fit_args = prepare_grid(wide, values, grid_method(method), bc_type, period, c,
                                        {}, names)  # fmt: skip
     xi = query_points(xi, len(points), fit_args.knots[0].dtype)
     if bounds_error:
-        check_bounds(xi, fit_args.knots, fit_spec.periodic)
+        check_bounds(xi, points, fit_spec.periodic)
+    xi = onto_single_points(xi, points, single) if single else xi
     plan = memoized(evaluation_plan, (), (derivative, extrap),
                     (False, fit_spec, fit_args.fp.dtype, ()))  # fmt: skip
     return _interpolate_points(xi, fit_args, plan[1], fit_spec, plan[0])

@@ -5,6 +5,7 @@ Each holds what `fit.fit` returns and calls `evaluate.evaluate`; they differ
 only in how they name their arguments.
 """
 
+import copy
 from functools import partial
 from typing import Any, Optional
 
@@ -31,9 +32,11 @@ from .scipy_grid import (
     check_bounds,
     check_fill_kind,
     grid_method,
+    onto_single_points,
     points_and_values,
     query_points,
     scipy_fill,
+    widen_single_points,
 )
 
 
@@ -274,6 +277,7 @@ class RegularGridInterpolator(eqx.Module):
     periods: tuple  # per axis, its period or None
     method: str = eqx.field(static=True)  # as given (scipy's name or ours)
     bounds_error: bool = eqx.field(static=True)
+    single: tuple = eqx.field(static=True)  # the axes of one point (`widen_single_points`)
     fill_value: Optional[Inexact[Array, ""]]  # None: extend; an array leaf: may be traced
 
     def __init__(
@@ -289,28 +293,48 @@ class RegularGridInterpolator(eqx.Module):
         c: Optional[Float[ArrayLike, ""]] = None,
     ):
         points, values = points_and_values(points, values)
-        extrap = scipy_fill(bounds_error, fill_value, per_axis(period, len(points), "period"))
+        periods = per_axis(period, len(points), "period")
+        extrap = scipy_fill(bounds_error, fill_value, periods)
         check_fill_kind(fill_value, values)
-        self.spline = TensorSpline(points, values, grid_method(method), bc_type, extrap, period,
-                                   c, {}, scipy_names(len(points)))  # fmt: skip
+        wide, wide_values, self.single = widen_single_points(points, values, periods)
+        self.spline = TensorSpline(wide, wide_values, grid_method(method), bc_type, extrap,
+                                   period, c, {}, scipy_names(len(points)))  # fmt: skip
         real, value = self.spline.breaks[0].dtype, self.spline.nodes.dtype
         self.grid = tuple(jnp.asarray(p, real) for p in points)
         self.values = jnp.asarray(values, value)
-        periods = per_axis(period, len(points), "period")
         self.periods = tuple(None if p is None else jnp.asarray(p, real) for p in periods)
         self.method, self.bounds_error = method, bool(bounds_error)
         self.fill_value = None if fill_value is None else jnp.asarray(fill_value)
+
+    def __setattr__(self, name: str, value) -> None:
+        """scipy's ``rgi.fill_value = v`` and ``rgi.bounds_error = b``: in place, as scipy's
+        attributes (an eager idiom; a jitted function should build a new interpolator)."""
+        if name not in ("fill_value", "bounds_error") or "fill_value" not in self.__dict__:
+            return super().__setattr__(name, value)  # (equinox: only during __init__)
+        fill, bounds = (value, self.bounds_error) if name == "fill_value" else (
+            self.fill_value, bool(value))  # fmt: skip
+        check_fill_kind(fill, self.values)
+        spline = copy.copy(self.spline)
+        extraps = parse_grid_extrap(scipy_fill(bounds, fill, self.periods), spline.periodic,
+                                    spline.nodes.dtype)  # fmt: skip
+        object.__setattr__(spline, "fill", jnp.stack([jnp.stack(e.fill) for e in extraps]))
+        object.__setattr__(spline, "extend", tuple(e.extend for e in extraps))
+        object.__setattr__(self, "spline", spline)
+        object.__setattr__(self, "bounds_error", bounds)
+        object.__setattr__(self, "fill_value", None if fill is None else jnp.asarray(fill))
 
     def __call__(self, xi: Any, method: Optional[str] = None, *, nu: Any = None):
         """The interpolant (or its derivatives of orders ``nu`` per axis) at ``xi``."""
         spline = self.spline
         if method is not None and grid_method(method) != spline.method:  # (not an alias)
             extrap = scipy_fill(self.bounds_error, self.fill_value, self.periods)
-            spline = TensorSpline(self.grid, self.values, grid_method(method), None, extrap,
+            wide, values, _ = widen_single_points(self.grid, self.values, self.periods)
+            spline = TensorSpline(wide, values, grid_method(method), None, extrap,
                                   self.periods, None, {}, spline.names)  # fmt: skip
         xi = query_points(xi, len(self.grid), spline.breaks[0].dtype)
         if self.bounds_error:
             check_bounds(xi, self.grid, spline.periodic)
+        xi = onto_single_points(xi, self.grid, self.single) if self.single else xi
         spec = grid_eval_spec(spline, 0 if nu is None else nu)
         return _evaluate_points(xi, spline.breaks, spline.nodes, spline.fill, spec, spline.end)
 

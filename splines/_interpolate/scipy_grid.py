@@ -13,7 +13,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._methods.registry import METHODS
-from .._utils.dtypes import check_real, dtype_kind, lists_to_arrays, query_dtype
+from .._utils.dtypes import (
+    check_real,
+    dtype_kind,
+    lists_to_arrays,
+    query_dtype,
+    warn_if_x64_disabled,
+)
 from .._utils.validate import is_concrete
 
 _SCIPY_METHODS = {"slinear": "linear", "cubic": "cubic2", "cubic_legacy": "cubic2"}
@@ -74,6 +80,7 @@ def points_and_values(points, values):
         )
     points = list(lists_to_arrays(*points))
     (values,) = lists_to_arrays(values)
+    warn_if_x64_disabled(*points, values)
     for axis, p in enumerate(points):
         if jnp.ndim(p) == 1 and jnp.shape(p)[0] > 1 and is_concrete(p) and jnp.ndim(values) > axis:
             line = np.asarray(p)
@@ -83,6 +90,34 @@ def points_and_values(points, values):
                 values = jnp.flip(values, axis) if isinstance(values, jnp.ndarray) else (
                     np.flip(values, axis))  # fmt: skip
     return tuple(points), values
+
+
+def widen_single_points(points: tuple, values, periods: tuple):
+    """scipy takes an axis of one point (the data constant along it, in bounds only on
+    it); a fit needs two: the point and one a unit past it, the values repeated (so
+    every method is constant along it).  Returns points, values and the axes widened."""
+    single = tuple(a for a, (p, period) in enumerate(zip(points, periods))
+                   if jnp.shape(p) == (1,) and period is None and jnp.ndim(values) > a)  # fmt: skip
+    points = list(points)
+    for a in single:
+        points[a] = jnp.concatenate([points[a], points[a] + _unit(points[a])])
+        values = jnp.concatenate([values, values], axis=a)
+    return tuple(points), values, single
+
+
+def onto_single_points(xi, points: tuple, single: tuple):
+    """Points off a one-point axis (`widen_single_points`) moved below it, outside, where
+    its fill or extension applies; NaN stays NaN."""
+    for a in single:
+        p, x = points[a][0], xi[..., a]
+        inside = (x == p) | jnp.isnan(x)
+        xi = jnp.asarray(xi).at[..., a].set(jnp.where(inside, x, p - _unit(points[a])[0]))
+    return xi
+
+
+def _unit(point):
+    """A width that moves ``point`` (of shape (1,)) by more than its rounding."""
+    return jnp.maximum(1, abs(point))
 
 
 def _check_descending(line, name: str) -> None:

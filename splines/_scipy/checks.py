@@ -104,10 +104,10 @@ def check_extension(ppoly, c, x):
     Returns ``c`` as ``(k+1, m_new, columns)`` and ``x`` in the breaks' dtype;
     concrete: without the new intervals of zero width (as the constructor).
     """
-    if jnp.ndim(c) < 2 or jnp.ndim(x) != 1:
+    if np.ndim(c) < 2 or np.ndim(x) != 1:  # (numpy's: None is no array to jax)
         raise ValueError(
             "`extend` needs `c` of shape (k+1, m, ...) and one-dimensional `x`; got "
-            f"shapes {jnp.shape(c)} and {jnp.shape(x)}."
+            f"shapes {np.shape(c)} and {np.shape(x)}."
         )
     if jnp.shape(x)[0] != jnp.shape(c)[1] or jnp.shape(c)[2:] != ppoly.column_shape:
         raise ValueError(

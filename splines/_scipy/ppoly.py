@@ -35,7 +35,7 @@ from .._interpolate.evaluate import (
 )
 from .._pieces.calculus import antiderivative_pieces, derivative_pieces, integral
 from .._utils.columns import normalize_axis
-from .._utils.dtypes import as_dtype, data_dtypes, lists_to_arrays
+from .._utils.dtypes import as_dtype, data_dtypes, lists_to_arrays, warn_if_x64_disabled
 from .._utils.validate import is_concrete, knots_are_valid, poison
 from .bspline import bspline_pieces
 from .checks import (
@@ -127,19 +127,27 @@ class AbstractPPoly(eqx.Module):
         fill = _nan_fill(self.coefficients.dtype)
         return _integrate(self.breaks, self.coefficients, a, b, fill, mode, self.column_shape)
 
-    def solve(self, y=0.0, discontinuity: bool = True, extrapolate=None, *, size=None):
-        """Roots of ``p(x) = y`` per polynomial, as scipy's ``solve`` (see `roots`)."""
-        return solve(self, y, discontinuity, extrapolate, size)
+    def solve(self, y=0.0, discontinuity: bool = True, extrapolate=None, size=None,
+              fill_value=np.nan):  # fmt: skip
+        """Roots of ``p(x) = y`` per polynomial, as scipy's ``solve`` (see `roots`); ``y``
+        a scalar or, as interpax's, one per polynomial (broadcast to them)."""
+        return solve(self, y, discontinuity, extrapolate, size, fill_value)
 
-    def roots(self, discontinuity: bool = True, extrapolate=None, *, size=None):
+    def roots(self, discontinuity: bool = True, extrapolate=None, size=None, fill_value=np.nan):
         """Real roots of each polynomial, as scipy's ``PPoly.roots``.
 
-        Called eagerly without ``size``: exactly scipy's array (an object array
-        of arrays for several polynomials).  Under ``jit``, pass a static
-        ``size``: each polynomial's roots fill ``size`` slots, NaN-padded, in
-        an array of shape ``(..., size)``.
+        Called eagerly without ``size``: scipy's array (an object array of
+        arrays for several polynomials).  Under ``jit``, pass a static
+        ``size``: each polynomial's roots fill ``size`` slots, padded with
+        ``fill_value`` (interpax's keyword), in an array of shape
+        ``(..., size)`` (a NaN after the start of an identically zero interval
+        is scipy's marker, not padding).  Roots come from sign changes, so
+        roots on breaks are exact; a tangency (double root) is listed once
+        when the polynomial is exactly 0 at its computed critical point, and
+        not at all when rounding leaves it on one side; scipy's eigenvalues
+        list it twice (~1e-8 apart), once or not at all (`_pieces.roots`).
         """
-        return self.solve(0.0, discontinuity, extrapolate, size=size)
+        return self.solve(0.0, discontinuity, extrapolate, size, fill_value)
 
     def extend(self, c, x) -> None:
         """Add intervals ``c``, ``x`` on the right or the left, in place, as scipy does.
@@ -197,6 +205,8 @@ class PPoly(AbstractPPoly):
     static ``size`` under `jit`.  Descending breakpoints must be concrete:
     their direction chooses the program, so a traced ``x`` (under `jit`,
     `vmap`, or differentiated) must ascend, and a descending one gives NaN.
+    ``check=False`` (interpax's keyword) reads concrete ``x`` as traced: no
+    eager checks, ascending only, repeated breakpoints not dropped.
     """
 
     def __init__(
@@ -205,8 +215,10 @@ class PPoly(AbstractPPoly):
         x: Float[ArrayLike, " m+1"],
         extrapolate: Optional[bool | str] = None,
         axis: int = 0,
+        check: bool = True,
     ):
         c, x = lists_to_arrays(c, x)
+        warn_if_x64_disabled(c, x)
         if jnp.ndim(c) < 2:
             raise ValueError(f"`c` must have at least 2 dimensions; got shape {jnp.shape(c)}.")
         axis = normalize_axis(axis, jnp.ndim(c) - 1, "c (without its power axis)")
@@ -215,7 +227,7 @@ class PPoly(AbstractPPoly):
         real, dtype = data_dtypes(x, c)
         x, c = as_dtype(x, real), as_dtype(c, dtype)
         descending = False  # traced breakpoints must ascend (the direction picks the program)
-        if is_concrete(x):
+        if check and is_concrete(x):
             descending = descends_eagerly(np.asarray(x))
             x, c = without_empty_intervals(np.asarray(x), c)
         column_shape = c.shape[2:]

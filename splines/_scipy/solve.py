@@ -12,24 +12,28 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._pieces.roots import max_roots, real_roots
-from .._utils.dtypes import as_dtype
+from .._utils.dtypes import as_dtype, check_real
 from .._utils.validate import is_concrete, static_int
 from .checks import check_scalar, parse_extrapolate
 
 
-def solve(ppoly, y, discontinuity, extrapolate, size):
+def solve(ppoly, y, discontinuity, extrapolate, size, fill_value=np.nan):
     """See `AbstractPPoly.solve`."""
     if jnp.issubdtype(ppoly.coefficients.dtype, jnp.complexfloating):
         raise ValueError("`solve`/`roots` need real coefficients; this PPoly is complex.")
     # scipy passes bool(extrapolate) to its root finder: "periodic" counts as True.
     extend = bool(parse_extrapolate(extrapolate, ppoly.extrapolate))
-    y = as_dtype(check_scalar(y, "y"), ppoly.coefficients.dtype)
+    y = as_dtype(_per_polynomial(y, ppoly.column_shape), ppoly.coefficients.dtype)
     options = dict(discontinuity=bool(discontinuity), extrapolate=extend,
                    descending=ppoly.descending, end=ppoly.end)  # fmt: skip
     breaks, coefficients = ppoly.breaks, ppoly.coefficients  # in z = −x if descending
     if size is not None:
-        roots, _ = real_roots(breaks, coefficients, y, size=_check_size(size),
-                              **options)  # fmt: skip
+        roots, counts = real_roots(breaks, coefficients, y, size=_check_size(size),
+                                   **options)  # fmt: skip
+        if not (isinstance(fill_value, float) and np.isnan(fill_value)):
+            check_scalar(fill_value, "fill_value")
+            padding = jnp.arange(roots.shape[-1]) >= counts[:, None]
+            roots = jnp.where(padding, as_dtype(fill_value, roots.dtype), roots)
         return jnp.reshape(roots, ppoly.column_shape + roots.shape[-1:])
     if not is_concrete(ppoly.breaks, ppoly.coefficients, ppoly.end, y):
         raise TypeError(
@@ -51,6 +55,20 @@ def _as_scipy(roots, counts, column_shape: tuple):
     for i, row in enumerate(trimmed):
         out[i] = row
     return out.reshape(column_shape)
+
+
+def _per_polynomial(y, column_shape: tuple):
+    """``y`` real, a scalar or broadcast to one per polynomial, flat ``(k,)``."""
+    check_real(y, "y")
+    if jnp.ndim(y) == 0:
+        return y
+    try:
+        return jnp.reshape(jnp.broadcast_to(y, column_shape), (-1,))
+    except ValueError:
+        raise ValueError(
+            f"`y` must be a scalar or broadcast to one value per polynomial, shape "
+            f"{column_shape}; got shape {jnp.shape(y)}."
+        ) from None
 
 
 def _check_size(size) -> int:

@@ -8,6 +8,8 @@ selects the same compiled program: only static options choose programs.
 """
 
 import functools
+import sys
+import warnings
 
 import jax
 import jax.numpy as jnp
@@ -76,10 +78,10 @@ def _cached_result_type(default_float, keys):
 def _type_key(value):
     if isinstance(value, (bool, int, float, complex)):
         return type(value)  # a weak type, as JAX treats Python scalars
-    if isinstance(value, np.dtype):
-        return value
-    if isinstance(value, (np.ndarray, np.generic)):
-        return value.dtype
+    if isinstance(value, (np.dtype, np.ndarray, np.generic)):
+        # As JAX will hold it (int64 → int32 with x64 off): a 64-bit dtype itself
+        # would make `jnp.result_type` warn that it "will be truncated".
+        return jax.dtypes.canonicalize_dtype(getattr(value, "dtype", value))
     if isinstance(value, jax.Array) and not isinstance(value, jax.core.Tracer):
         return None if value.weak_type else value.dtype
     return None
@@ -127,13 +129,17 @@ def constant(value: float, dtype) -> jax.Array:
         return jnp.asarray(value, dtype)
 
 
-def value_as_dtype(value, dtype, name: str):
-    """`as_dtype` for a user value; a complex value for real data raises `TypeError`.
+class NotRealError(TypeError, ValueError):
+    """A value that is not a real number or array (complex, a string, a ragged object
+    array) where one is needed.  A `TypeError` (it is the value's type) and a
+    `ValueError` (scipy's, so ported ``except ValueError`` still catches it)."""
 
-    (Casting would silently drop its imaginary part.)
-    """
+
+def value_as_dtype(value, dtype, name: str):
+    """`as_dtype` for a user value; a complex value for real data raises
+    `NotRealError` (casting would silently drop its imaginary part)."""
     if _is_complex(value) and not jnp.issubdtype(dtype, jnp.complexfloating):
-        raise TypeError(
+        raise NotRealError(
             f"`{name}` holds the complex value {value!r} but the data (`xp`, `fp`) are "
             f"real ({np.dtype(dtype).name}); pass a complex `fp` for complex values."
         )
@@ -145,18 +151,60 @@ def _is_complex(value) -> bool:
 
 
 def check_real(value, name: str) -> None:
-    """Raise `TypeError` naming ``name`` unless ``value`` is real and numeric.
+    """Raise `NotRealError` naming ``name`` unless ``value`` is real and numeric.
 
     Bools are numbers, 0 and 1, as in numpy (``np.interp`` takes bool queries,
     and values ``fp`` may be bool too): one rule for every argument.
     """
     kind = dtype_kind(value)
     if kind == "c":
-        raise TypeError(f"`{name}` must be real; got the complex {value!r}.")
+        raise NotRealError(f"`{name}` must be real; got the complex {value!r}.")
     if kind not in "biuf":  # strings, objects
-        raise TypeError(f"`{name}` must be a real number or array; got {value!r}.")
+        raise NotRealError(f"`{name}` must be a real number or array; got {value!r}.")
 
 
 def lists_to_arrays(*values):
     """Python sequences become numpy arrays (jit would take a list as many scalars)."""
     return tuple(np.asarray(v) if isinstance(v, (list, tuple)) else v for v in values)
+
+
+class X64DisabledWarning(UserWarning):
+    """float64 numpy data given to a scipy-style class while ``jax_enable_x64`` is off:
+    computed in float32, where scipy computes in float64."""
+
+
+_X64_WARNED = []  # not empty once warned: once per process
+
+
+def warn_if_x64_disabled(*values) -> None:
+    """Warn (once) when a value is a float64 or complex128 numpy array or scalar while
+    x64 is off: code ported from scipy then silently loses half its digits."""
+    if _X64_WARNED or jax.config.jax_enable_x64:
+        return
+    if any(isinstance(v, (np.ndarray, np.generic)) and v.dtype in _DOUBLE for v in values):
+        _X64_WARNED.append(True)
+        warnings.warn(
+            "float64 data computed in float32: `jax_enable_x64` is off, so this spline "
+            "holds float32 numbers where scipy's would hold float64 (relative errors "
+            "of ~1e-7, more for queries that round onto a knot or lie far outside). "
+            "To compute in float64, run `jax.config.update('jax_enable_x64', True)` "
+            "before using JAX. (Shown once; filter `splines.X64DisabledWarning` to "
+            "silence it.)",
+            X64DisabledWarning,
+            stacklevel=_callers_level(),
+        )
+
+
+def _callers_level() -> int:
+    """`warnings.warn`'s ``stacklevel`` of the first frame outside splines, equinox
+    (whose modules' ``__init__`` runs inside its metaclass) and jax."""
+    frame, level = sys._getframe(2), 2  # (the caller of `warn_if_x64_disabled`)
+    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] in _OURS:
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+_OURS = {"splines", "equinox", "jax"}
+
+
+_DOUBLE = (np.dtype(np.float64), np.dtype(np.complex128))

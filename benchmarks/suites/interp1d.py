@@ -16,7 +16,7 @@ import jax
 import jax.numpy as jnp
 
 from .._data import on_device, spline_data
-from .._peers import interpax_names, interpax_contenders, scipy_contenders
+from .._peers import installed, interpax_contenders, interpax_names, scipy_contenders
 from .._suite import Case, Contender, Target
 
 METHODS = ("nearest", "linear", "cubic2", "cubic", "catmull-rom", "cardinal", "monotonic",
@@ -52,6 +52,32 @@ def _build(method: str, n: int, q: int, dtype: str, split: bool = False):
         check = name if method == "linear" else None
         contenders.append(Contender(FLOOR, "jax", jax.jit(jnp.interp), args, check))
         return contenders
+
+    return build
+
+
+def _build_even(n: int, q: int):
+    """Evenly spaced knots: the piece by arithmetic (``even_spacing=True``) or by search,
+    ours and interpax's (which has the same keyword)."""
+
+    def build():
+        import splines
+
+        xq, _, _ = spline_data(None, n, q, "float32")
+        xp = jnp.linspace(0.0, 1.0, n, dtype=jnp.float32)
+        args = on_device((xq, xp, jnp.sin(2 * jnp.pi * 3 * xp)))
+        libraries = {"splines": splines.interp1d}
+        if installed("interpax"):
+            import interpax
+
+            libraries["interpax"] = interpax.interp1d
+        reference = "splines.interp1d cubic even_spacing=True"
+        return [
+            Contender(f"{library}.interp1d cubic even_spacing={even}", library,
+                      jax.jit(lambda q, k, v, f=f, e=even: f(q, k, v, "cubic", 0, False, None, e)),
+                      args, reference)
+            for library, f in libraries.items() for even in (True, False)
+        ]  # fmt: skip
 
     return build
 
@@ -96,4 +122,6 @@ def cases(mode: str) -> list[Case]:
                                                                    1_000_000)]  # fmt: skip
     sweeps += [_case("cubic2", n, 1000, sweep=by_n, x="n") for n in (8, 256, 1000, 10_000)]
     methods = [_case(m, 64, 1000) for m in METHODS if m != "cubic2"]
-    return [small, *sweeps, *methods, large]
+    even = [Case("interp1d", f"even spacing n={n} q={q}", {"method": "cubic", "n": n, "q": q},
+                 _build_even(n, q)) for n, q in ((64, 1000), (10_000, 100_000))]  # fmt: skip
+    return [small, *sweeps, *methods, *even, large]

@@ -212,7 +212,7 @@ BAD = [
         "first and last", id="periodic ends differ",
     ),  # fmt: skip
     pytest.param(
-        np.arange(5.0), np.arange(5.0), {"period": 3.0}, "`period`", id="span beyond period"
+        np.arange(5.0), np.arange(5.0), {"period": 3.0}, "`period`", id="knots wrap onto others"
     ),
 ]
 

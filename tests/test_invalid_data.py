@@ -2,7 +2,8 @@
 
 Invalid data are knots not finite and strictly increasing (or so close that
 their difference is subnormal, or so far apart that it overflows), non-finite
-values or boundary values, a period ≤ 0 or one the knots exceed, periodic data
+values or boundary values, a period ≤ 0, knots that wrap onto others with
+different values (or are too large to wrap into the period), periodic data
 whose ends differ:
 
 - concrete (numpy or jax arrays), they raise `ValueError` naming the argument

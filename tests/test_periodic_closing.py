@@ -433,7 +433,8 @@ def test_knots_that_coincide_after_wrapping_merge():
                                    atol=1e-13, err_msg=m)  # fmt: skip
     bad = fp.copy()
     bad[11] += 0.5  # xp[11] = xp[3] + 2π
-    with pytest.raises(ValueError, match=r"`xp\[3\]` and `xp\[11\]` are the same point"):
+    with pytest.raises(ValueError, match=r"`xp\[3\]` and `xp\[11\]` wrap onto the same point "
+                       r"of `period` = 6\.28"):
         interp1d(xq, xp, bad, "cubic2", period=TWO_PI)
     given = np.cos(xp)
     given[12] = 2.0
@@ -467,8 +468,36 @@ def test_grid_axes_past_one_period_wrap_and_merge():
     )  # fmt: skip
     bad = f3.copy()
     bad[2, 3, 5] += 1.0  # z[5] = z[1] + 2π
-    with pytest.raises(ValueError, match=r"`zp\[1\]` and `zp\[5\]` are the same point"):
+    with pytest.raises(ValueError, match=r"`zp\[1\]` and `zp\[5\]` wrap onto the same point"):
         splines.interp3d(*q, 1.0, X3PI, y, z, bad, "linear", period=(None, None, TWO_PI))
+
+
+def test_a_closing_knot_among_knots_past_one_period_merges_with_the_first():
+    """xp[3] = xp[0] + period closes the period and xp[4], xp[5] lie past it: all three
+    land on knots of the first period, so the fit is that of xp[:3]."""
+    xp = np.arange(6.0)
+    fp = np.sin(2 * np.pi * xp / 3)
+    xq = np.array([-0.4, 0.5, 1.5, 2.9, 7.7])
+    for m in ("cubic2", "linear", "akima"):
+        np.testing.assert_allclose(interp1d(xq, xp, fp, m, period=3.0),
+                                   interp1d(xq, xp[:3], fp[:3], m, period=3.0), rtol=0,
+                                   atol=1e-13, err_msg=m)  # fmt: skip
+
+
+def test_knots_too_large_to_wrap_raise_or_give_nan():
+    """A knot whose rounding is not small against the period cannot be placed in it:
+    concrete knots raise naming it, traced ones give NaN values and gradients."""
+    xp = np.array([0.0, 1.0, 2.0, 1e17])
+    fp = np.array([0.0, 1.0, 0.5, 0.25])
+    with pytest.raises(ValueError, match=r"`xp\[3\]` = 1e\+17 is too large to wrap into "
+                                         r"`period` = 3\.0"):  # fmt: skip
+        interp1d(0.5, xp, fp, "linear", period=3.0)
+    with pytest.raises(ValueError, match=r"`yp\[3\]` = 1e\+17 is too large"):
+        splines.interp2d(0.5, 0.5, xp[:3], xp, np.ones((3, 4)), "linear", period=(None, 3.0))
+    loss = jax.jit(jax.value_and_grad(
+        lambda xp, fp: interp1d(0.5, xp, fp, "linear", period=3.0), argnums=(0, 1)))
+    value, grads = loss(xp, fp)
+    assert np.isnan(value) and all(np.all(np.isnan(g)) for g in grads), (value, grads)
 
 
 @jax.jit

@@ -43,6 +43,7 @@ from .._utils.validate import (
     evenly_spaced,
     is_concrete,
     knot_eps,
+    merged_values_eps,
     poison,
     wrapped_knots_eagerly,
 )
@@ -318,7 +319,7 @@ def _check_data_eagerly(args: FitArgs, plan: FitPlan, names: ArgumentNames) -> t
                 closes[-1] = False  # one knot cannot close a positive period
             elif is_concrete(xp, period):
                 knots, p = np.asarray(xp), np.asarray(period)
-                wrapped = wrapped_knots_eagerly(knots, p, spec.knot_eps)
+                wrapped = wrapped_knots_eagerly(knots, p, spec.knot_eps, names.knots[a])
                 if wrapped is not None:
                     args = _wrapped(args, a, wrapped, spec, names, plan.given_names)
                 closes[-1] = wrapped is None and bool(closes_period(knots, p, spec.knot_eps, np))
@@ -336,15 +337,17 @@ def _wrapped(args: FitArgs, a: int, wrapped, spec: FitSpec, names: ArgumentNames
     order; merged knots must have equal values (concrete: raise; traced: NaN)."""
     knots, kept, merged = wrapped
     along = spec.axis + a
+    period = np.asarray(args.periods[a])
+    eps = merged_values_eps(np.asarray(args.knots[a]), period, spec.knot_eps)
 
     def take(values, name):
         if merged and is_concrete(values):
             check_merged_values_eagerly(np.asarray(values), along, name, names.knots[a], merged,
-                                        spec.knot_eps)  # fmt: skip
+                                        period, eps)  # fmt: skip
         taken = jnp.take(values, kept, axis=along)
         if merged and not is_concrete(values):
             lines, _ = to_columns(values, along)
-            agree = [jnp.all(ends_match(lines, spec.knot_eps, jnp, i, j)) for i, j in merged]
+            agree = [jnp.all(ends_match(lines, eps, jnp, i, j)) for i, j in merged]
             taken = taken * poison(jnp.all(jnp.stack(agree)))
         return taken
 

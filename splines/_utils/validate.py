@@ -95,6 +95,12 @@ def ends_match(values, eps, xnp=jnp, first=0, last=-1):
     return abs(values[last] - values[first]) <= tol
 
 
+def wrappable(tol, period):
+    """Knots whose rounding (``tol``, `period_gap`) is at most 1/64 of the period can be
+    wrapped into it: larger ones would land anywhere within a cell of it."""
+    return tol <= period / 64
+
+
 def wrap_into_period(xp, period, eps):
     """Knots past ``xp[0] + period`` (beyond the closing tolerance) moved back by whole
     periods, then sorted; also the order taken and which knots moved.
@@ -202,38 +208,57 @@ def check_period_eagerly(period, where: str = "") -> None:
         raise ValueError(f"`period` must be finite and positive{where}; got {period}.")
 
 
-def wrapped_knots_eagerly(xp, period, eps):
+def wrapped_knots_eagerly(xp, period, eps, name: str = "xp"):
     """Knots spanning more than one period, wrapped into it: None if they lie within one
     (the closing knot ``xp[0] + period`` included), else ``(knots, kept, merged)``.
 
     Each knot moves by whole periods into ``[xp[0], xp[0] + period)``; they are
-    sorted, and knots that then coincide (within the closing tolerance,
-    `period_gap`) are merged: ``kept`` holds, in sorted order, the index of the
-    knot kept for each (the first given), ``merged`` the pairs ``(kept, other)``.
+    sorted, and a knot that moved (or closed the period) and then meets another
+    (within the closing tolerance, `period_gap`) is merged with it: ``kept`` holds, in sorted order,
+    the index of the knot kept for each (the first given), ``merged`` the pairs
+    ``(kept, other)``.  Knots so large that this tolerance is not small against
+    the period cannot be wrapped: ValueError.
     """
     gap, tol = period_gap(xp, period, eps, np)
     if gap <= tol:
         return None
+    if not wrappable(tol, period):
+        i = int(np.argmax(abs(xp)))
+        raise ValueError(
+            f"`{name}[{i}]` = {xp[i]} is too large to wrap into `period` = {period} in "
+            f"{xp.dtype}: its rounding ({tol:.3g}) is not small against the period."
+        )
     offset = np.mod(xp - xp[0], period)
     offset[period - offset <= tol] = 0  # a whole number of periods past xp[0], to rounding
     order = np.argsort(offset, kind="stable")
-    starts = np.concatenate([[True], np.diff(offset[order]) > tol])
+    moved = (xp - xp[0] >= period - tol)[order]  # the closing knot too: it lands on xp[0]
+    meets = (np.diff(offset[order]) <= tol) & (moved[1:] | moved[:-1])  # as `wrap_into_period`
+    starts = np.concatenate([[True], ~meets])
     group = np.cumsum(starts) - 1
     kept = np.array([order[group == g].min() for g in range(group[-1] + 1)])
     merged = [(kept[g], i) for i, g in zip(order, group) if i != kept[g]]
     return (xp[0] + offset[kept]).astype(xp.dtype), kept, merged
 
 
-def check_merged_values_eagerly(values, axis: int, name: str, knots: str, merged, eps) -> None:
+def merged_values_eps(xp, period, eps) -> float:
+    """The precision to which the values of merged knots (`wrapped_knots_eagerly`) must
+    agree: the knots' own, times how much larger than the period they are (a knot's
+    rounding moves it that much further within the period, and its value with it)."""
+    return eps * max(1.0, float(np.max(abs(xp))) / float(period))
+
+
+def check_merged_values_eagerly(values, axis: int, name: str, knots: str, merged, period,
+                                eps) -> None:  # fmt: skip
     """Raise naming the first pair of merged knots (`wrapped_knots_eagerly`) whose values
-    along ``axis`` differ in some line."""
+    along ``axis`` differ in some line (``eps``: `merged_values_eps`)."""
     lines = np.moveaxis(values, axis, 0).reshape(values.shape[axis], -1)
     for kept, other in merged:
         mismatch = np.flatnonzero(~ends_match(lines, eps, np, kept, other))
         if mismatch.size:
             j = mismatch[0]
             raise ValueError(
-                f"`{knots}[{kept}]` and `{knots}[{other}]` are the same point of the period, "
+                f"`{knots}[{kept}]` and `{knots}[{other}]` wrap onto the same point of "
+                f"`period` = {period}, "
                 f"so their values must be equal; `{name}` has {lines[kept, j]} and "
                 f"{lines[other, j]} there (line {j} along the other axes)."
             )

@@ -122,13 +122,44 @@ def test_even_spacing_true_on_uneven_knots_raises_or_gives_nan():
     with pytest.raises(ValueError, match=r"`yp` is not evenly spaced"):
         splines.interp2d(1.0, 1.0, XP, uneven, np.ones((9, 5)), even_spacing=True)
     x = np.linspace(0, 4, 9)
-    traced = jax.jit(lambda xp: splines.interp1d(x, xp, values, "linear", 0, False, None, True))
-    out, searched = np.asarray(traced(uneven)), splines.interp1d(x, uneven, values, "linear")
-    assert np.isnan(out[1])  # 0.5 falls in a piece the arithmetic misses: NaN, not a number
+    traced = jax.jit(jax.vmap(jax.value_and_grad(
+        lambda x, xp: splines.interp1d(x, xp, values, "linear", 0, False, None, True)),
+        (0, None)))  # fmt: skip
+    out, slope = (np.asarray(a) for a in traced(x, uneven))
+    searched = splines.interp1d(x, uneven, values, "linear")
+    # 0.5 falls in a piece the arithmetic misses: NaN, not a number, and a NaN gradient
+    assert np.isnan(out[1]) and np.isnan(slope[1]), (out, slope)
     right = ~np.isnan(out)
     np.testing.assert_array_equal(out[right], np.asarray(searched)[right])
+    assert np.all(np.isfinite(slope[right]))
     with pytest.raises(TypeError, match="even_spacing"):
         splines.interp1d(1.0, XP, FP, even_spacing="yes")
+
+
+@jax.jit
+def _bad_traced_data_even_and_searched(q, xp, fp, period):
+    """Value and gradients w.r.t. the queries, with and without `even_spacing`."""
+    loss = lambda q, even: jnp.sum(  # noqa: E731
+        splines.interp1d(q, xp, fp, "linear", 0, False, period, even)
+        + splines.interp2d(q, q, xp, xp, jnp.outer(fp, fp), "cubic", 0, False, None, even))
+    return {even: jax.value_and_grad(loss)(q, even) for even in (False, True)}
+
+
+@pytest.mark.parametrize("bad", ["NaN knot", "repeated knot", "periodic ends differ"])
+def test_even_spacing_bad_traced_data_give_nan_gradients_as_the_search(bad):
+    """The search and the even lookup alike: NaN values and NaN gradients w.r.t. the
+    queries (never the zero gradient of a `where`)."""
+    xp, fp, period = np.linspace(0.0, 2.0, 9), np.sin(np.pi * np.linspace(0.0, 2.0, 9)), 2.0
+    if bad == "NaN knot":
+        xp = with_nan = xp.copy()
+        with_nan[4] = np.nan
+    elif bad == "repeated knot":
+        xp = np.r_[xp[:4], xp[3], xp[5:]]
+    else:
+        fp = np.sin(xp)
+    for even, (value, grad) in _bad_traced_data_even_and_searched(XP[2:5], xp, fp,
+                                                                  period).items():  # fmt: skip
+        assert np.isnan(value) and np.all(np.isnan(grad)), (bad, even, value, grad)
 
 
 def test_even_spacing_gradients_match_the_search():

@@ -82,7 +82,7 @@ def points_and_values(points, values):
     (values,) = lists_to_arrays(values)
     warn_if_x64_disabled(*points, values)
     for axis, p in enumerate(points):
-        if jnp.ndim(p) == 1 and jnp.shape(p)[0] > 1 and is_concrete(p) and jnp.ndim(values) > axis:
+        if np.ndim(p) == 1 and np.shape(p)[0] > 1 and is_concrete(p) and np.ndim(values) > axis:
             line = np.asarray(p)
             if line[0] > line[-1]:
                 _check_descending(line, f"points[{axis}]")
@@ -97,7 +97,7 @@ def widen_single_points(points: tuple, values, periods: tuple):
     it); a fit needs two: the point and one a unit past it, the values repeated (so
     every method is constant along it).  Returns points, values and the axes widened."""
     single = tuple(a for a, (p, period) in enumerate(zip(points, periods))
-                   if jnp.shape(p) == (1,) and period is None and jnp.ndim(values) > a)  # fmt: skip
+                   if np.shape(p) == (1,) and period is None and np.ndim(values) > a)  # fmt: skip
     points = list(points)
     for a in single:
         points[a] = jnp.concatenate([points[a], points[a] + _unit(points[a])])
@@ -145,18 +145,18 @@ def query_points(xi, d: int, real):
         parts = lists_to_arrays(*xi)
         for a, part in enumerate(parts):
             check_real(part, f"xi[{a}]")
-        shape = np.broadcast_shapes(*(jnp.shape(p) for p in parts))
+        shape = np.broadcast_shapes(*(np.shape(p) for p in parts))
         xnp = np if all(isinstance(p, (np.ndarray, np.generic)) for p in parts) else jnp
         xi = xnp.stack([xnp.broadcast_to(p, shape) for p in parts], axis=-1)
     (xi,) = lists_to_arrays(xi)
     check_real(xi, "xi")
-    if jnp.ndim(xi) == 0:
+    if np.ndim(xi) == 0:
         raise ValueError(f"`xi` must have a last axis of length {d}; got a scalar.")
-    if jnp.ndim(xi) == 1:
-        xi = xi.reshape(-1, d) if jnp.shape(xi)[0] % d == 0 else xi
-    if jnp.shape(xi)[-1] != d:
+    if np.ndim(xi) == 1:
+        xi = xi.reshape(-1, d) if np.shape(xi)[0] % d == 0 else xi
+    if np.shape(xi)[-1] != d:
         raise ValueError(
-            f"The requested sample points `xi` have dimension {jnp.shape(xi)[-1]}, but the grid "
+            f"The requested sample points `xi` have dimension {np.shape(xi)[-1]}, but the grid "
             f"has dimension {d}."
         )
     dtype = query_dtype(xi, real)

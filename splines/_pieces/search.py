@@ -33,6 +33,8 @@ from jax import lax
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
 
+from .._utils.validate import poison
+
 locate_p = Primitive("splines_locate")
 
 # When XLA:CPU runs the rolled search: at ≥ 5 steps (n ≥ 18 breaks) and ≥ 64
@@ -188,7 +190,7 @@ def find_cells(x, breaks, periodic: bool, right_closed: bool, even: bool = False
     """`locate` flat queries (after `wrap` when ``periodic``); their pieces' start and width.
 
     ``even``: the breaks are about evenly spaced (`locate_even`: no search); a query
-    whose piece that misses is NaN.
+    whose piece that misses is NaN, and so are its gradients.
     """
     if periodic:
         x = wrap(x, breaks[0], breaks[-1] - breaks[0])
@@ -201,7 +203,7 @@ def find_cells(x, breaks, periodic: bool, right_closed: bool, even: bool = False
     last = breaks.shape[-1] - 2
     after_start = (x > start if right_closed else x >= start) | (j == 0)
     before_end = (x <= end if right_closed else x < end) | (j == last)
-    x = jnp.where(after_start & before_end, x, jnp.nan)
+    x = x * poison(after_start & before_end)  # NaN, and NaN gradients (not a zero one)
     return Cell(j, x, start, end - start)
 
 

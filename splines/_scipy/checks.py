@@ -32,17 +32,17 @@ def parse_extrapolate(extrapolate, default):
 def check_scalar(value, name: str):
     """A real scalar (an integration bound, the right-hand side of `solve`)."""
     check_real(value, name)
-    if jnp.ndim(value) != 0:
-        raise ValueError(f"`{name}` must be a scalar; got shape {jnp.shape(value)}.")
+    if np.ndim(value) != 0:
+        raise ValueError(f"`{name}` must be a scalar; got shape {np.shape(value)}.")
     return value
 
 
 def check_breakpoints(x, c_shape: tuple) -> None:
     """Shapes of ``x`` and ``c`` (``(k+1, m, ...)``)."""
-    if jnp.ndim(x) != 1:
-        raise ValueError(f"`x` (breakpoints) must be one-dimensional; got shape {jnp.shape(x)}.")
+    if np.ndim(x) != 1:
+        raise ValueError(f"`x` (breakpoints) must be one-dimensional; got shape {np.shape(x)}.")
     check_real(x, "x")
-    n = jnp.shape(x)[0]
+    n = np.shape(x)[0]
     if n < 2:
         raise ValueError(f"`x` needs at least 2 breakpoints; got {n}.")
     if c_shape[0] == 0:
@@ -109,14 +109,14 @@ def check_extension(ppoly, c, x):
             "`extend` needs `c` of shape (k+1, m, ...) and one-dimensional `x`; got "
             f"shapes {np.shape(c)} and {np.shape(x)}."
         )
-    if jnp.shape(x)[0] != jnp.shape(c)[1] or jnp.shape(c)[2:] != ppoly.column_shape:
+    if np.shape(x)[0] != np.shape(c)[1] or np.shape(c)[2:] != ppoly.column_shape:
         raise ValueError(
-            f"`extend` needs `c` of shape (k+1, {jnp.shape(x)[0]}) + {ppoly.column_shape} for "
-            f"`x` of shape {jnp.shape(x)}; got {jnp.shape(c)}."
+            f"`extend` needs `c` of shape (k+1, {np.shape(x)[0]}) + {ppoly.column_shape} for "
+            f"`x` of shape {np.shape(x)}; got {np.shape(c)}."
         )
     check_real(x, "x")
     dtype = jnp.result_type(c, ppoly.coefficients)
-    c = jnp.reshape(jnp.asarray(c, dtype), jnp.shape(c)[:2] + (math.prod(ppoly.column_shape),))
+    c = jnp.reshape(jnp.asarray(c, dtype), np.shape(c)[:2] + (math.prod(ppoly.column_shape),))
     x = as_dtype(x, ppoly.breaks.dtype)
     if is_concrete(x, ppoly.breaks) and x.shape[0]:
         x, c = _nonempty_extension(np.asarray(ppoly.x), np.asarray(x), c)

@@ -219,9 +219,9 @@ class PPoly(AbstractPPoly):
     ):
         c, x = lists_to_arrays(c, x)
         warn_if_x64_disabled(c, x)
-        if jnp.ndim(c) < 2:
-            raise ValueError(f"`c` must have at least 2 dimensions; got shape {jnp.shape(c)}.")
-        axis = normalize_axis(axis, jnp.ndim(c) - 1, "c (without its power axis)")
+        if np.ndim(c) < 2:
+            raise ValueError(f"`c` must have at least 2 dimensions; got shape {np.shape(c)}.")
+        axis = normalize_axis(axis, np.ndim(c) - 1, "c (without its power axis)")
         c = jnp.moveaxis(jnp.moveaxis(c, axis + 1, 0), axis + 1, 0)
         check_breakpoints(x, c.shape)
         real, dtype = data_dtypes(x, c)

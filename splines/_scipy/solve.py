@@ -60,14 +60,14 @@ def _as_scipy(roots, counts, column_shape: tuple):
 def _per_polynomial(y, column_shape: tuple):
     """``y`` real, a scalar or broadcast to one per polynomial, flat ``(k,)``."""
     check_real(y, "y")
-    if jnp.ndim(y) == 0:
+    if np.ndim(y) == 0:
         return y
     try:
         return jnp.reshape(jnp.broadcast_to(y, column_shape), (-1,))
     except ValueError:
         raise ValueError(
             f"`y` must be a scalar or broadcast to one value per polynomial, shape "
-            f"{column_shape}; got shape {jnp.shape(y)}."
+            f"{column_shape}; got shape {np.shape(y)}."
         ) from None
 
 

@@ -87,15 +87,15 @@ def _scipy_boundary_rules(y, axis, bc_type):
     one makes ``y`` complex.  Returns ``y``."""
     ends = bc_type if isinstance(bc_type, (tuple, list)) else ()
     values = [end[1] for end in ends if isinstance(end, (tuple, list)) and len(end) == 2]
-    if not values or jnp.ndim(y) == 0 or not -jnp.ndim(y) <= axis < jnp.ndim(y):
+    if not values or np.ndim(y) == 0 or not -np.ndim(y) <= axis < np.ndim(y):
         return y  # (the fit reports what else is wrong)
-    shape = jnp.shape(y)
+    shape = np.shape(y)
     per_polynomial = shape[: axis % len(shape)] + shape[axis % len(shape) + 1 :]
     for value in values:
-        if jnp.shape(value) != per_polynomial:
+        if np.shape(value) != per_polynomial:
             raise ValueError(
                 f"`bc_type` value {value!r} must have the shape of `y` without its `axis`, "
-                f"{per_polynomial}, as scipy's; got shape {jnp.shape(value)}."
+                f"{per_polynomial}, as scipy's; got shape {np.shape(value)}."
             )
     if dtype_kind(y) != "c" and any(dtype_kind(value) == "c" for value in values):
         return y + 0j  # scipy's cast (complex64 for float32 data)

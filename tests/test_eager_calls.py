@@ -174,7 +174,7 @@ def test_extrap_options_are_told_apart(first, second):
 def test_bad_options_still_raise_after_good_ones():
     splines.interp1d(X, XP, FP, "cubic2", extrap=(1.0, 2.0))
     with pytest.raises(ValueError, match="`extrap`"):
-        splines.interp1d(X, XP, FP, "cubic2", extrap=(True, 2.0))  # == (1, 2.0) in Python
+        splines.interp1d(X, XP, FP, "cubic2", extrap=(1.0, 2.0, 3.0))
     splines.interp1d(X, XP, FP, method="cardinal", c=1)
     with pytest.raises(TypeError, match="`c`"):
         splines.interp1d(X, XP, FP, method="cardinal", c="1")

@@ -188,8 +188,8 @@ def test_numpy_integer_derivative_is_accepted():
 
 @pytest.mark.parametrize(
     "extrap",
-    [(1.0, 2.0, 3.0), (1.0,), [], np.array([1.0, 2.0]), np.ones((2, 2)), jnp.array([0.0, 1.0])],
-    ids=["triple", "single", "empty list", "array (2,)", "array (2, 2)", "jax array (2,)"],
+    [(1.0, 2.0, 3.0), (1.0,), [], np.ones(3), np.ones((2, 2)), jnp.array([0.0, 1.0, 2.0])],
+    ids=["triple", "single", "empty list", "array (3,)", "array (2, 2)", "jax array (3,)"],
 )
 @pytest.mark.parametrize("method", METHODS)
 def test_extrap_of_wrong_shape_raises(extrap, method):
@@ -598,7 +598,7 @@ CASES_3D = {
                                      r"`bc_type`='clamped' has no effect: every axis has a"),
     "extrap, every axis periodic": ({"period": 6.0, "extrap": True}, ValueError,
                                     r"`extrap`=True has no effect on periodic data"),
-    "extrap: two entries for three axes": ({"extrap": (True, True)}, ValueError,
+    "extrap: two entries for three axes": ({"extrap": ((True, True), True)}, ValueError,
                                            r"`extrap`=.* or 3 options, one per axis"),
     "derivative: a pair": ({"method": "linear", "derivative": (1, 0)}, ValueError,
                            r"`derivative`=\(1, 0\) needs one order per axis \(3\)"),

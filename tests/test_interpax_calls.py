@@ -242,6 +242,41 @@ def test_defaults_give_interpax_numbers():
     assert not np.allclose(cases["interp1d"][0], splines.interp1d(q[0], XP, FP, "cubic2"))
 
 
+# interpax's `extrap`: one option for both sides or a (below, above) pair of them, and on a
+# grid one such option for every axis (two scalars are that pair) or one per axis.
+EXTRAPS = [True, 2.0, (True, 2.0), (False, True), (-1.0, False), np.array([1.0, 2.0]),
+           ((True, False), (3.0, True))]  # fmt: skip
+
+
+@pytest.mark.parametrize("extrap", EXTRAPS, ids=repr)
+def test_extrap_per_side_as_interpax(extrap):
+    q = np.array([[-1.5, 0.3, 2.5, 0.4, 0.1, -2.0, 3.0], [0.2, 0.4, 0.6, -1.3, 2.2, -3.0, 3.0]])
+    f3 = RNG.normal(size=(9, 9, 9))
+    per_axis = isinstance(extrap, tuple) and isinstance(extrap[0], tuple)  # grids only
+    cases = {} if per_axis else {
+        "interp1d": lambda lib: lib.interp1d(q[0], XP, FP, "cubic", 1, extrap),
+        "Interpolator1D": lambda lib: lib.Interpolator1D(XP, FP, "linear", extrap)(q[0]),
+        "interp3d": lambda lib: lib.interp3d(*q, q[1, ::-1], XP, XP, XP, f3, "linear", 0, extrap),
+    }  # fmt: skip
+    cases["interp2d"] = lambda lib: lib.interp2d(*q, XP, XP, F2, "cubic", 0, extrap)
+    cases["Interpolator2D"] = lambda lib: lib.Interpolator2D(XP, XP, F2, "linear", extrap)(*q)
+    for what, call in cases.items():
+        np.testing.assert_allclose(call(splines), call(interpax), rtol=1e-12, atol=1e-12,
+                                   err_msg=f"{what} {extrap!r}")  # fmt: skip
+
+
+def test_extrap_per_side_at_infinity():
+    """An extended side has no value at its infinity (NaN, as scipy's PPoly); a filled
+    side has its fill; "nearest" keeps its end value when extended."""
+    x = np.array([-np.inf, np.inf])
+    np.testing.assert_array_equal(splines.interp1d(x, XP, FP, "cubic", 0, (True, 2.0)),
+                                  [np.nan, 2.0])  # fmt: skip
+    np.testing.assert_array_equal(splines.interp1d(x, XP, FP, "cubic", 0, (-1.0, True)),
+                                  [-1.0, np.nan])  # fmt: skip
+    np.testing.assert_array_equal(splines.interp1d(x, XP, FP, "nearest", 0, (True, False)),
+                                  [FP[0], np.nan])  # fmt: skip
+
+
 def test_grid_interpolators_take_interpax_dx_dy_dz():
     """``itp(x, y, 1)`` is ∂/∂x (interpax's ``dx=1, dy=0``), not both; our
     ``derivative`` (a pair, or a sequence of pairs) works by name or in ``dx``'s place."""

@@ -47,7 +47,7 @@ class EvalSpec(NamedTuple):
 
     derivative: tuple  # per result, the orders along each axis
     stacked: bool  # several results, on a new leading axis
-    extend: tuple  # per axis: extend the end pieces (ignored when periodic)
+    extend: tuple  # per axis: extend the end pieces, a bool or (below, above); not periodic
     periodic: tuple  # per axis: wrap queries into the breaks' period
     axis: int  # where the queries' shape goes among the columns' axes
     column_shape: tuple
@@ -134,11 +134,12 @@ def evaluate(queries: tuple, breaks: tuple, table, fill, spec: EvalSpec, end=Non
         if end is not None and not any(orders):
             out = at_last_break(out, cells[0].x, breaks[0], end)
         for axis, (cell, b) in enumerate(zip(cells, breaks)):
-            if not (spec.extend[axis] or spec.periodic[axis]):
-                out = fill_outside(out, cell.x, b, fill[axis])
+            if not spec.periodic[axis]:
+                out = fill_outside(out, cell.x, b, fill[axis], sides(spec.extend[axis]))
         for axis, cell in enumerate(cells):
             polynomial = local.shape[2 + axis] > 1  # "nearest": a constant, defined at ±inf
-            extended = spec.extend[axis] and not spec.periodic[axis] and polynomial
+            extended = [e and polynomial and not spec.periodic[axis]
+                        for e in sides(spec.extend[axis])]  # fmt: skip
             out = nan_where_no_value(out, cell.x, extended)
         results.append(from_columns(out, shape, spec.column_shape, spec.axis))
     return jnp.stack(results) if spec.stacked else results[0]
@@ -203,15 +204,23 @@ def _snap_jvp(primals, tangents):
     return _snap(*primals), tangents[0]
 
 
-def fill_outside(out, x, breaks, fill):
-    """``fill`` = (below, above) where the queries ``x`` (flat, one per row) are outside."""
-    below, above = fill
-    out = jnp.where((x < breaks[0])[:, None], below, out)
-    return jnp.where((x > breaks[-1])[:, None], above, out)
+def sides(extend) -> tuple:
+    """``EvalSpec.extend`` of one axis as (below, above): a bool is both sides."""
+    return tuple(extend) if isinstance(extend, tuple) else (extend, extend)
 
 
-def nan_where_no_value(out, x, extended: bool = False):
-    """NaN in every row of ``out`` whose query is NaN, or ±inf on ``extended`` ends.
+def fill_outside(out, x, breaks, fill, extended=(False, False)):
+    """``fill`` = (below, above) where the queries ``x`` (flat, one per row) are outside,
+    on the sides not ``extended``."""
+    for outside, value, extend in zip((x < breaks[0], x > breaks[-1]), fill, extended):
+        if not extend:
+            out = jnp.where(outside[:, None], value, out)
+    return out
+
+
+def nan_where_no_value(out, x, extended=(False, False)):
+    """NaN in every row of ``out`` whose query is NaN, or ±inf on an ``extended`` side
+    (below, above).
 
     An extended end polynomial of degree ≥ 1 has no value at ±inf (its limit
     depends on which coefficients are zero, and Horner meets 0 · inf): NaN for
@@ -219,7 +228,12 @@ def nan_where_no_value(out, x, extended: bool = False):
     ("nearest") keeps its value there, as scipy and interpax do.  (Under a
     period ±inf wraps to NaN; with a fill it is outside, and gets the fill.)
     """
-    undefined = ~jnp.isfinite(x) if extended else jnp.isnan(x)
+    below, above = extended
+    if below and above:
+        undefined = ~jnp.isfinite(x)
+    else:
+        undefined = jnp.isnan(x) | (x == -jnp.inf) if below else jnp.isnan(x)
+        undefined = undefined | (x == jnp.inf) if above else undefined
     return jnp.where(undefined[:, None], jnp.nan, out)
 
 

@@ -86,8 +86,9 @@ def interp1d(
             method's degree: zeros), or a tuple of orders, stacked on a new
             leading axis (one cell search for all).
         extrap: ``False`` → NaN outside ``[xp[0], xp[-1]]``; ``True`` → extend
-            the end pieces; a scalar → that fill value; a pair → (below, above).
-            Periodic data wrap instead: leave ``extrap`` out.
+            the end pieces; a number → that fill value; a (below, above) pair of
+            these, as interpax's, e.g. ``(True, 0.0)``.  Periodic data wrap
+            instead: leave ``extrap`` out.
         period: if given, queries wrap around and cubic2 is periodic.  The
             closing knot ``xp[0] + period`` may be included, with its value
             equal to the first (decided by the data, also when traced); knots
@@ -162,9 +163,10 @@ def interp2d(
         method: as `interp1d`.
         derivative: orders ``(along x, along y)``, one int for both, or a
             sequence of such pairs, stacked on a new leading axis.
-        extrap: as `interp1d`'s, for every axis, or one per axis, e.g.
-            ``(True, (0.0, 1.0))``; a point outside along both axes takes y's
-            fill.
+        extrap: as `interp1d`'s, for every axis (so ``(True, 0.0)`` is one
+            (below, above) pair for both, as interpax reads it), or one per
+            axis, e.g. ``((True, True), (0.0, 1.0))``; a point outside along
+            both axes takes y's fill.
         period: one for both axes or one per axis, e.g. ``(2 * pi, None)``;
             as `interp1d`'s.
         even_spacing: one for both axes or one per axis; as `interp1d`'s.

@@ -54,7 +54,7 @@ class Interpolator1D(eqx.Module):
     coefficients: Float[Array, "b-1 k d"]  # ascending powers of (x − b_j) / (b_{j+1} − b_j)
     end: Inexact[Array, " k"]  # the values at the last break (`evaluate.at_last_break`)
     fill: Float[Array, "2"]  # (below, above), used unless extending or periodic
-    extend: bool = eqx.field(static=True)
+    extend: tuple = eqx.field(static=True)  # (below, above): extend the end piece
     periodic: bool = eqx.field(static=True)
     method: str = eqx.field(static=True)
     axis: int = eqx.field(static=True)

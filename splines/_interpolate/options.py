@@ -59,33 +59,46 @@ def parse_bc_type(bc_type: Any, periodic: bool) -> EndConditions:
 
 
 class Extrapolation(NamedTuple):
-    """``extend``: static; ``fill``: (below, above) values used when not extending."""
+    """Per side (below, above): ``extend`` the end piece (static), else ``fill`` it."""
 
-    extend: bool
-    fill: tuple  # two arrays of the data's dtype
+    extend: tuple  # two bools
+    fill: tuple  # two arrays of the data's dtype (NaN on a side given as a bool)
 
 
 def parse_extrap(extrap: Any, periodic: bool, dtype, name: str = "extrap") -> Extrapolation:
-    """``False`` → NaN outside, ``True`` → extend end pieces, scalar or pair → fill.
+    """interpax's ``extrap``: one option for both sides, or a (below, above) pair of them
+    (a sequence or a 1-D array of two); an option is ``True`` (extend the end piece),
+    ``False`` (NaN outside) or a number (that fill).
 
     Periodic queries wrap and are never outside, so any other ``extrap`` than
     ``False`` is an error there rather than an option silently ignored.
     """
-    is_bool = isinstance(extrap, (bool, np.bool_))
-    if periodic and not (is_bool and not extrap):
+    if periodic and not (_is_bool(extrap) and not extrap):
         raise ValueError(
             f"`{name}`={extrap!r} has no effect on periodic data: queries wrap into "
             "the period. Leave it out."
         )
-    if is_bool:  # NaN fills, made once per dtype
-        return Extrapolation(bool(extrap), (constant(np.nan, dtype),) * 2)
-    fill = tuple(extrap) if isinstance(extrap, (tuple, list)) else (extrap, extrap)
-    if len(fill) != 2 or not all(_is_scalar(f) for f in fill):
+    sides = _as_pair(extrap)
+    if sides is None or not all(_is_bool(e) or _is_scalar(e) for e in sides):
         raise ValueError(
-            f"`{name}`={extrap!r} must be a bool, a scalar, or a pair of scalars "
-            "(below, above); complex fills need complex `fp`."
+            f"`{name}`={extrap!r} must be a bool, a number, or a (below, above) pair of them; "
+            "complex fills need complex `fp`."
         )
-    return Extrapolation(False, tuple(value_as_dtype(f, dtype, "extrap") for f in fill))
+    extend = tuple(bool(e) if _is_bool(e) else False for e in sides)
+    fill = tuple(constant(np.nan, dtype) if _is_bool(e) else value_as_dtype(e, dtype, "extrap")
+                 for e in sides)  # fmt: skip
+    return Extrapolation(extend, fill)
+
+
+def _as_pair(extrap: Any):
+    """``extrap`` as (below, above): a pair as it is, one option twice; None if neither."""
+    if isinstance(extrap, (tuple, list)) or np.ndim(extrap) == 1:
+        return tuple(extrap) if len(extrap) == 2 else None
+    return (extrap, extrap)
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, (bool, np.bool_))
 
 
 def _is_scalar(value: Any) -> bool:
@@ -105,14 +118,16 @@ def per_axis(value: Any, ndim: int, name: str) -> tuple:
 
 
 def parse_grid_extrap(extrap: Any, periodic: tuple, dtype) -> tuple:
-    """`parse_extrap` per axis: ``extrap`` is one 1-D option for all axes, or one per axis.
+    """`parse_extrap` per axis, read as interpax reads it: ``extrap`` is one 1-D option
+    for all axes (a bool, a number, or a (below, above) pair of them, in any number of
+    dimensions), or one per axis.
 
-    One per axis is a sequence of ``ndim`` options — in 2-D, one of them a
-    bool or a pair, since two numbers are one (below, above) pair for every
-    axis — or an array of shape ``(ndim, 2)``: ``(True, 0.0)`` extends x and
-    fills y with 0; in 3-D, ``(0.0, 1.0, 2.0)`` fills each axis with its own.
-    One option for all axes applies to the axes that do not wrap (an error
-    when all of them wrap, unless it is ``False``).
+    One per axis is an array of shape ``(ndim, 2)``, or a sequence of ``ndim``
+    options that is not a pair of scalars: ``((True, True), (0.0, 1.0))`` extends x
+    and fills y; in 3-D, ``(0.0, 1.0, 2.0)`` fills each axis with its own.  So in
+    2-D ``(True, 0.0)`` is one pair for both axes (interpax's reading): below
+    extend, above fill with 0.  One option for all axes applies to the axes that
+    do not wrap (an error when all of them wrap, unless it is ``False``).
     """
     ndim = len(periodic)
     if getattr(extrap, "shape", None) == (ndim, 2):  # an array of (below, above) rows
@@ -121,10 +136,10 @@ def parse_grid_extrap(extrap: Any, periodic: tuple, dtype) -> tuple:
     if _one_per_axis(extrap, ndim):
         return tuple(parse_extrap(e, p, dtype, f"extrap[{axis}]")
                      for axis, (e, p) in enumerate(zip(extrap, periodic)))  # fmt: skip
-    if isinstance(extrap, (tuple, list)) and _one_per_axis(extrap, len(extrap)):  # wrong length
+    if isinstance(extrap, (tuple, list)) and not _pair_of_scalars(extrap):
         raise ValueError(
-            f"`extrap`={extrap!r} must be one option for all {ndim} axes (a bool, a scalar "
-            f"or a (below, above) pair) or {ndim} options, one per axis."
+            f"`extrap`={extrap!r} must be one option for all {ndim} axes (a bool, a number "
+            f"or a (below, above) pair of them) or {ndim} options, one per axis."
         )
     if all(periodic):
         return (parse_extrap(extrap, True, dtype),) * ndim
@@ -132,8 +147,12 @@ def parse_grid_extrap(extrap: Any, periodic: tuple, dtype) -> tuple:
     return tuple(wraps if p else one for p in periodic)
 
 
+def _pair_of_scalars(extrap: Any) -> bool:
+    return len(extrap) == 2 and all(_is_bool(e) or _is_scalar(e) for e in extrap)
+
+
 def _one_per_axis(extrap: Any, ndim: int) -> bool:
-    """A sequence of ``ndim`` options; all scalars only when it cannot be a pair."""
+    """A sequence of ``ndim`` options, unless it is a pair of scalars (one for all axes)."""
     if not isinstance(extrap, (tuple, list)) or len(extrap) != ndim:
         return False
-    return ndim != 2 or any(isinstance(e, (bool, np.bool_, tuple, list)) for e in extrap)
+    return not _pair_of_scalars(extrap)

@@ -484,20 +484,29 @@ def test_a_closing_knot_among_knots_past_one_period_merges_with_the_first():
                                    atol=1e-13, err_msg=m)  # fmt: skip
 
 
-def test_knots_too_large_to_wrap_raise_or_give_nan():
-    """A knot whose rounding is not small against the period cannot be placed in it:
-    concrete knots raise naming it, traced ones give NaN values and gradients."""
+def test_knots_whose_rounding_is_not_small_against_the_period_raise_or_give_nan():
+    """Whether a knot closes the period, or where it wraps to, must not be decided by
+    rounding: concrete knots raise naming the largest, traced ones give NaN values and
+    gradients.  Knots clearly inside one period are fine at any magnitude."""
     xp = np.array([0.0, 1.0, 2.0, 1e17])
     fp = np.array([0.0, 1.0, 0.5, 0.25])
-    with pytest.raises(ValueError, match=r"`xp\[3\]` = 1e\+17 is too large to wrap into "
-                                         r"`period` = 3\.0"):  # fmt: skip
+    with pytest.raises(ValueError, match=r"`xp` cannot be placed in `period` = 3\.0 in "
+                                         r"float64: at `xp\[3\]` = 1e\+17"):  # fmt: skip
         interp1d(0.5, xp, fp, "linear", period=3.0)
-    with pytest.raises(ValueError, match=r"`yp\[3\]` = 1e\+17 is too large"):
+    with pytest.raises(ValueError, match=r"`yp` cannot be placed in `period`"):
         splines.interp2d(0.5, 0.5, xp[:3], xp, np.ones((3, 4)), "linear", period=(None, 3.0))
     loss = jax.jit(jax.value_and_grad(
         lambda xp, fp: interp1d(0.5, xp, fp, "linear", period=3.0), argnums=(0, 1)))
     value, grads = loss(xp, fp)
     assert np.isnan(value) and all(np.all(np.isnan(g)) for g in grads), (value, grads)
+    # float32 at 1e6: 16 ulps are 1.9, a third of the period 2π, so a last knot at 1e6 + 5
+    # would read as closing the period (the fit then wraps queries by 5, not 2π).
+    f32 = np.float32(1e6) + np.arange(6, dtype=np.float32)
+    with pytest.raises(ValueError, match=r"`xp` cannot be placed in `period`"):
+        interp1d(np.float32(1e6 + 0.5), f32, f32 - f32[0], "linear", period=2 * np.pi)
+    inside = 1e6 + np.arange(6.0)  # float64: 16 ulps are 2e-9, far below a period of 6.5
+    np.testing.assert_allclose(interp1d(1e6 + 0.5, inside, np.arange(6.0), "linear", period=6.5),
+                               0.5, rtol=0, atol=1e-9)  # fmt: skip
 
 
 @jax.jit

@@ -135,6 +135,11 @@ def test_pchip_interpolate_is_scipy_s():
         close(a, b)
     assert splines.pchip_interpolate(X, y, Q, []) == si.pchip_interpolate(X, y, Q, []) == []
     close(splines.pchip_interpolate(X, y[:, 0], 2.5), si.pchip_interpolate(X, y[:, 0], 2.5))
+    # a negative order is an antiderivative, as scipy's
+    close(splines.pchip_interpolate(X, y, Q, -1), si.pchip_interpolate(X, y, Q, -1))
+    for a, b in zip(splines.pchip_interpolate(X, y, Q, [-2, 1]),
+                    si.pchip_interpolate(X, y, Q, [-2, 1])):  # fmt: skip
+        close(a, b)
 
 
 @pytest.mark.parametrize("method", ["akima", "makima"])

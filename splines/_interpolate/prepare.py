@@ -35,9 +35,10 @@ from .._utils.validate import (
     check_ends_match_eagerly,
     check_evenly_spaced_eagerly,
     check_knots_eagerly,
-    check_period_eagerly,
-    check_values_eagerly,
     check_merged_values_eagerly,
+    check_period_eagerly,
+    check_placeable_eagerly,
+    check_values_eagerly,
     closes_period,
     ends_match,
     evenly_spaced,
@@ -319,7 +320,8 @@ def _check_data_eagerly(args: FitArgs, plan: FitPlan, names: ArgumentNames) -> t
                 closes[-1] = False  # one knot cannot close a positive period
             elif is_concrete(xp, period):
                 knots, p = np.asarray(xp), np.asarray(period)
-                wrapped = wrapped_knots_eagerly(knots, p, spec.knot_eps, names.knots[a])
+                check_placeable_eagerly(knots, p, spec.knot_eps, names.knots[a])
+                wrapped = wrapped_knots_eagerly(knots, p, spec.knot_eps)
                 if wrapped is not None:
                     args = _wrapped(args, a, wrapped, spec, names, plan.given_names)
                 closes[-1] = wrapped is None and bool(closes_period(knots, p, spec.knot_eps, np))

@@ -31,8 +31,8 @@ from .._utils.validate import (
     closes_period,
     ends_match,
     knots_are_valid,
+    placeable,
     wrap_into_period,
-    wrappable,
 )
 from .polynomials import split_last_piece
 
@@ -62,11 +62,12 @@ def fit_periodic(pieces, xp, values, period, closes, eps, split=split_last_piece
 def wrap_periodic_knots(xp, values, period, eps):
     """Traced knots wrapped into one period and sorted, with their values (knots first),
     and whether that is valid: the given knots rise and no knot that moved meets another
-    within the closing tolerance (`_utils.validate.wrap_into_period`), and the knots are
-    small enough against the period to wrap (`_utils.validate.wrappable`)."""
+    within the closing tolerance (`_utils.validate.wrap_into_period`), and the knots can
+    be placed in the period (`_utils.validate.placeable`)."""
     knots, order, moved, tol = wrap_into_period(xp, period, eps)
     apart = (jnp.diff(knots) > tol) | ~(moved[1:] | moved[:-1])
-    return knots, values[order], knots_are_valid(xp) & jnp.all(apart) & wrappable(tol, period)
+    valid = knots_are_valid(xp) & jnp.all(apart) & placeable(xp, period, eps)
+    return knots, values[order], valid
 
 
 def close_at_last_knot(values, eps):

@@ -125,11 +125,13 @@ def pchip_interpolate(
     axis: int = 0,
 ) -> Inexact[Array, "..."] | list:
     """`scipy.interpolate.pchip_interpolate`: `PchipInterpolator` ``(xi, yi, axis=axis)``
-    at ``x``.  ``der``: a derivative order, or a list of them (then a list of arrays,
-    from one search)."""
+    at ``x``.  ``der``: a derivative order (negative: an antiderivative, as scipy's), or
+    a list of them (then a list of arrays; the derivatives from one search)."""
     spline = PchipInterpolator(xi, yi, axis=axis)
     if np.ndim(der) == 0:
-        return spline(x, der)
+        return spline(x, der) if der >= 0 else spline.derivative(der)(x)
+    if any(nu < 0 for nu in der):
+        return [spline.derivative(nu)(x) for nu in der]
     return list(spline(x, tuple(int(nu) for nu in der))) if len(der) else []
 
 

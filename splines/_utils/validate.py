@@ -95,10 +95,26 @@ def ends_match(values, eps, xnp=jnp, first=0, last=-1):
     return abs(values[last] - values[first]) <= tol
 
 
-def wrappable(tol, period):
-    """Knots whose rounding (``tol``, `period_gap`) is at most 1/64 of the period can be
-    wrapped into it: larger ones would land anywhere within a cell of it."""
-    return tol <= period / 64
+def placeable(xp, period, eps, xnp=jnp):
+    """The knots can be placed in the period: they lie clearly inside one period (none
+    within rounding of the closing knot or past it), or their rounding (``tol``,
+    `period_gap`) is at most 1/64 of the period.  Else whether the last knot closes
+    the period, and where a wrapped knot lands, is decided by rounding."""
+    gap, tol = period_gap(xp, period, eps, xnp)
+    return (gap < -tol) | (tol <= period / 64)
+
+
+def check_placeable_eagerly(xp, period, eps, name: str = "xp") -> None:
+    """`placeable`, or a ValueError naming the largest knot."""
+    if not placeable(xp, period, eps, np):
+        i = int(np.argmax(abs(xp)))
+        _, tol = period_gap(xp, period, eps, np)
+        raise ValueError(
+            f"`{name}` cannot be placed in `period` = {period} in {xp.dtype}: at `{name}[{i}]` "
+            f"= {xp[i]} the knots' rounding ({tol:.3g}) is not small against the period, so "
+            "whether they close it or wrap into it is decided by rounding; shift the knots "
+            "nearer to 0 or use float64."
+        )
 
 
 def wrap_into_period(xp, period, eps):
@@ -208,7 +224,7 @@ def check_period_eagerly(period, where: str = "") -> None:
         raise ValueError(f"`period` must be finite and positive{where}; got {period}.")
 
 
-def wrapped_knots_eagerly(xp, period, eps, name: str = "xp"):
+def wrapped_knots_eagerly(xp, period, eps):
     """Knots spanning more than one period, wrapped into it: None if they lie within one
     (the closing knot ``xp[0] + period`` included), else ``(knots, kept, merged)``.
 
@@ -216,18 +232,11 @@ def wrapped_knots_eagerly(xp, period, eps, name: str = "xp"):
     sorted, and a knot that moved (or closed the period) and then meets another
     (within the closing tolerance, `period_gap`) is merged with it: ``kept`` holds, in sorted order,
     the index of the knot kept for each (the first given), ``merged`` the pairs
-    ``(kept, other)``.  Knots so large that this tolerance is not small against
-    the period cannot be wrapped: ValueError.
+    ``(kept, other)``.  The knots are `placeable` (`check_placeable_eagerly`).
     """
     gap, tol = period_gap(xp, period, eps, np)
     if gap <= tol:
         return None
-    if not wrappable(tol, period):
-        i = int(np.argmax(abs(xp)))
-        raise ValueError(
-            f"`{name}[{i}]` = {xp[i]} is too large to wrap into `period` = {period} in "
-            f"{xp.dtype}: its rounding ({tol:.3g}) is not small against the period."
-        )
     offset = np.mod(xp - xp[0], period)
     offset[period - offset <= tol] = 0  # a whole number of periods past xp[0], to rounding
     order = np.argsort(offset, kind="stable")

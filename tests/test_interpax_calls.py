@@ -134,6 +134,10 @@ def test_even_spacing_true_on_uneven_knots_raises_or_gives_nan():
     assert np.all(np.isfinite(slope[right]))
     with pytest.raises(TypeError, match="even_spacing"):
         splines.interp1d(1.0, XP, FP, even_spacing="yes")
+    huge = np.array([-3e38, -1e38, 1e38, 3e38], np.float32)  # even, but the span overflows
+    with pytest.raises(ValueError, match=r"the span of `xp` overflows float32"):
+        splines.interp1d(np.float32(0.0), huge, huge, "linear", even_spacing=True)
+    assert splines.Interpolator1D(huge, huge, "linear").even_spacing is False  # searches
 
 
 @jax.jit

@@ -302,13 +302,20 @@ def evenly_spaced(xp, period=None) -> bool:
         return xp.size == 2
     with np.errstate(over="ignore", invalid="ignore"):
         even = np.linspace(xp[0], xp[-1], xp.size)
+        # NaN where the span overflows: not even (`locate_even` divides by the span)
         return bool(np.max(np.abs(xp - even)) <= 0.25 * (even[1] - even[0]))
 
 
 def check_evenly_spaced_eagerly(xp, name: str, period=None) -> None:
     """Raise unless `evenly_spaced` (``even_spacing=True`` with uneven knots)."""
     if not evenly_spaced(xp, period):
-        gaps = np.diff(xp)
+        with np.errstate(over="ignore"):
+            gaps, span = np.diff(xp), xp[-1] - xp[0]
+        if not np.isfinite(span):
+            raise ValueError(
+                f"`even_spacing=True` but the span of `{name}` overflows {xp.dtype} "
+                f"({xp[-1]} - {xp[0]}); pass even_spacing=False or None (detect)."
+            )
         raise ValueError(
             f"`even_spacing=True` but `{name}` is not evenly spaced (gaps from {gaps.min()} "
             f"to {gaps.max()}); pass even_spacing=False or None (detect)."

@@ -419,7 +419,8 @@ def test_grid_extrap_fills_nan_and_inf_queries():
     f = GRID_RNG.normal(size=(4, 3))
     qx = np.array([-1.0, 0.0, 3.0, 4.0, np.nan, 1.5, -np.inf, 1.0, 1.0])
     qy = np.array([0.5, -2.0, 3.0, 1.0, 0.5, np.nan, 0.5, -np.inf, 2.0])
-    options = [False, True, 7.0, (1.0, 2.0), (True, 9.0), ((1.0, 2.0), (3.0, 4.0))]
+    options = [False, True, 7.0, (1.0, 2.0), ((True, True), 9.0), ((1.0, 2.0), (3.0, 4.0)),
+               (True, 9.0)]  # the last: below extend, above 9, along both axes (interpax's)
     got = [np.asarray(g) for g in jax.jit(lambda qx, qy: [
         splines.interp2d(qx, qy, xp, yp, f, "cubic2", extrap=e) for e in options])(qx, qy)]  # fmt: skip
     nan = np.nan
@@ -437,6 +438,9 @@ def test_grid_extrap_fills_nan_and_inf_queries():
     assert np.isnan(got[1][[4, 5, 6]]).all()  # an extended cubic has no value at -inf
     np.testing.assert_allclose(got[4][[0, 3, 8]], ref[[0, 3, 4]], rtol=1e-13)  # x extends
     np.testing.assert_array_equal(got[4][[1, 2, 7]], 9.0)  # y fills
+    np.testing.assert_allclose(got[6][[0, 1, 8]], ref[[0, 1, 4]], rtol=1e-13)  # below: extends
+    np.testing.assert_array_equal(got[6][[2, 3]], 9.0)  # above x or y: the fill
+    assert np.isnan(got[6][[4, 5, 6, 7]]).all()  # NaN queries; -inf on an extended side
 
 
 def test_grid_one_ulp_last_cell_and_two_knot_axes():

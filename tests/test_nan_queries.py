@@ -273,7 +273,7 @@ def test_grid_infinite_queries_follow_the_1d_rule():
     fp = np.outer(FP, yp + 1)
     x = np.array([np.inf, -np.inf, 1.5, np.nan])
     methods = ["nearest", "linear", "cubic2", "akima"]
-    options = [{"extrap": True}, {"extrap": (FILL, False)}, {"period": (PERIOD, None)}]
+    options = [{"extrap": True}, {"extrap": ((FILL, FILL), False)}, {"period": (PERIOD, None)}]
     outs = jax.jit(lambda x: [[interp2d(x, 1.5, xp, yp, fp, m, **o) for o in options]
                               for m in methods])(x)  # fmt: skip
     for method, (extended, filled, wrapped) in zip(methods, outs):

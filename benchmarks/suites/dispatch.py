@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from .._data import on_device, spline_data
-from .._peers import interpax_names, interpax_contenders
+from .._peers import installed, interpax_contenders, interpax_names
 from .._suite import Case, Contender, Target
 
 JIT = "splines.interp1d cubic2 (jit)"
@@ -47,6 +48,50 @@ def _build(n: int, q: int):
     return build
 
 
+CLASS_EAGER = "splines.CubicSpline(x, y)(q) (eager)"
+CLASS_JIT = "splines.CubicSpline(x, y)(q) (jit)"
+SCIPY_CALL = "scipy CubicSpline(x, y)(q) (f64)"
+INTERPAX_CALL = "interpax.CubicSpline(x, y)(q)"
+INTEGRATE_EAGER = "splines.CubicSpline.integrate (eager)"
+INTEGRATE_JIT = "splines.CubicSpline.integrate (jit)"
+
+
+def _build_class_calls(n: int):
+    """A fitted spline's eager calls as ported scipy code makes them: a scalar query and
+    an integral, against the same call jitted and scipy's and interpax's calls."""
+
+    def build():
+        import scipy.interpolate as si
+
+        import splines
+
+        _, knots, values = spline_data(None, n, 1, "float32")
+        ours = splines.CubicSpline(knots, values)
+        q = float(knots[1] + 0.3 * (knots[2] - knots[1]))
+        a, b = float(knots[0]), float(knots[n // 2])
+        call, integrate = jax.jit(lambda s, q: s(q)), jax.jit(lambda s: s.integrate(a, b))
+        scipy_spline = si.CubicSpline(np.float64(knots), np.float64(values))
+        contenders = [
+            Contender(CLASS_JIT, "splines", call, (ours, q)),
+            Contender(CLASS_EAGER, "splines", lambda q: ours(q), (q,), check=CLASS_JIT),
+            Contender(SCIPY_CALL, "scipy", scipy_spline, (q,), check=CLASS_JIT),
+            Contender(INTEGRATE_JIT, "splines", integrate, (ours,)),
+            Contender(INTEGRATE_EAGER, "splines", lambda: ours.integrate(a, b), (),
+                      check=INTEGRATE_JIT),
+            Contender("scipy CubicSpline.integrate (f64)", "scipy",
+                      lambda: scipy_spline.integrate(a, b), (), check=INTEGRATE_JIT),
+        ]  # fmt: skip
+        if installed("interpax"):
+            import interpax
+
+            theirs = interpax.CubicSpline(knots, values)
+            contenders.append(Contender(INTERPAX_CALL, "interpax", lambda q: theirs(q), (q,),
+                                        check=CLASS_JIT))  # fmt: skip
+        return contenders
+
+    return build
+
+
 def cases(mode: str) -> list[Case]:
     regimes = ("blocked", "pipelined")
     targets = [
@@ -59,5 +104,15 @@ def cases(mode: str) -> list[Case]:
                    interpax_names("cubic2"), 1.0, regime),
         )
     ]  # fmt: skip
-    return [Case("dispatch", "n=8 q=8", {"n": 8, "q": 8}, _build(8, 8), regimes=regimes,
-                 targets=targets)]  # fmt: skip
+    class_targets = [
+        Target("eager scalar call ≤ 2x the jitted call", CLASS_EAGER, [CLASS_JIT], 2.0),
+        Target("eager scalar call ≤ 3x scipy's", CLASS_EAGER, [SCIPY_CALL], 3.0),
+        Target("eager scalar call ≤ 0.5x interpax's", CLASS_EAGER, [INTERPAX_CALL], 0.5),
+        Target("eager integrate ≤ 2x the jitted call", INTEGRATE_EAGER, [INTEGRATE_JIT], 2.0),
+    ]
+    return [
+        Case("dispatch", "n=8 q=8", {"n": 8, "q": 8}, _build(8, 8), regimes=regimes,
+             targets=targets),
+        Case("dispatch", "scipy class n=11, scalar", {"n": 11, "q": 1}, _build_class_calls(11),
+             targets=class_targets),
+    ]  # fmt: skip

@@ -97,7 +97,14 @@ def check_order(order, derivative, name: str = "derivative") -> int:
 
 
 def prepare_queries(x, real_dtype, name: str = "x"):
-    """Queries as an array of their promoted real dtype; complex ones raise `NotRealError`."""
+    """Queries as an array of their promoted real dtype; complex ones raise `NotRealError`.
+
+    A Python float passes as it is: jit takes it as a weakly typed scalar, which
+    promotes to ``real_dtype`` in the program as it would here, and without numpy's
+    conversion (a third of an eager scalar call's Python).
+    """
+    if type(x) is float:
+        return x
     check_real(x, name)
     return as_dtype(x, query_dtype(x, real_dtype))
 

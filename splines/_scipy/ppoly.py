@@ -35,7 +35,8 @@ from .._interpolate.evaluate import (
 )
 from .._pieces.calculus import antiderivative_pieces, derivative_pieces, integral
 from .._utils.columns import normalize_axis
-from .._utils.dtypes import as_dtype, data_dtypes, lists_to_arrays, warn_if_x64_disabled
+from .._utils.dtypes import as_dtype, constant, data_dtypes, lists_to_arrays, warn_if_x64_disabled
+from .._utils.methods import plain_method
 from .._utils.validate import is_concrete, knots_are_valid, poison
 from .bspline import bspline_pieces
 from .checks import (
@@ -86,12 +87,16 @@ class AbstractPPoly(eqx.Module):
         """The ``nu``-th derivative at ``x``; the shape of ``x`` replaces the interpolation
         axis.  ``nu`` may also be a tuple of orders (stacked on a new leading axis)."""
         mode = parse_extrapolate(extrapolate, self.extrapolate)
-        spec = EvalSpec(*orders_along_one_axis(nu, "nu"), (mode is True,), (mode == PERIODIC,),
-                        self.axis, self.column_shape)  # fmt: skip
+        nu = tuple(nu) if isinstance(nu, list) else nu
+        try:
+            spec = _call_spec(nu, mode, self.axis, self.column_shape)
+        except TypeError:  # an unhashable `nu`: the builder says what is wrong with it
+            spec = _build_call_spec(nu, mode, self.axis, self.column_shape)
         (x,) = lists_to_arrays(x)
         return _call(prepare_queries(x, self.breaks.dtype), self.breaks, self.coefficients,
                      self.end, _nan_fill(self.coefficients.dtype), spec, self.descending)  # fmt: skip
 
+    @plain_method
     def derivative(self, nu: int = 1) -> "PPoly":
         """The piecewise polynomial of the ``nu``-th derivative (negative: antiderivative)."""
         nu = _signed_order(nu)
@@ -100,6 +105,7 @@ class AbstractPPoly(eqx.Module):
         coefficients = _derivative(self.breaks, self.coefficients, nu)
         return self._with(_reflected(coefficients, nu, self.descending), self.extrapolate)
 
+    @plain_method
     def antiderivative(self, nu: int = 1) -> "PPoly":
         """The ``nu``-th antiderivative, zero with its lower derivatives at ``x[0]``.
 
@@ -113,6 +119,7 @@ class AbstractPPoly(eqx.Module):
                                   self.descending)  # fmt: skip
         return self._with(coefficients, False if self.extrapolate == PERIODIC else self.extrapolate)
 
+    @plain_method
     def integrate(self, a, b, extrapolate=None) -> Inexact[Array, "*columns"]:
         """``∫_a^b`` of each polynomial; shape: the values' shape without the axis.
 
@@ -121,18 +128,20 @@ class AbstractPPoly(eqx.Module):
         """
         mode = parse_extrapolate(extrapolate, self.extrapolate)
         real = self.breaks.dtype
-        a, b = (as_dtype(check_scalar(v, name), real) for v, name in ((a, "a"), (b, "b")))
+        a, b = (_as_bound(v, name, real) for v, name in ((a, "a"), (b, "b")))
         if self.descending:  # ∫_a^b f(x) dx = ∫_{−b}^{−a} f(−z) dz
             a, b = -b, -a
         fill = _nan_fill(self.coefficients.dtype)
         return _integrate(self.breaks, self.coefficients, a, b, fill, mode, self.column_shape)
 
+    @plain_method
     def solve(self, y=0.0, discontinuity: bool = True, extrapolate=None, size=None,
               fill_value=np.nan):  # fmt: skip
         """Roots of ``p(x) = y`` per polynomial, as scipy's ``solve`` (see `roots`); ``y``
         a scalar or, as interpax's, one per polynomial (broadcast to them)."""
         return solve(self, y, discontinuity, extrapolate, size, fill_value)
 
+    @plain_method
     def roots(self, discontinuity: bool = True, extrapolate=None, size=None, fill_value=np.nan):
         """Real roots of each polynomial, as scipy's ``PPoly.roots``.
 
@@ -149,6 +158,7 @@ class AbstractPPoly(eqx.Module):
         """
         return self.solve(0.0, discontinuity, extrapolate, size, fill_value)
 
+    @plain_method
     def extend(self, c, x) -> None:
         """Add intervals ``c``, ``x`` on the right or the left, in place, as scipy does.
 
@@ -184,6 +194,7 @@ class AbstractPPoly(eqx.Module):
         return _new(PPoly, breaks, coefficients, _last_values(coefficients),
                     parse_extrapolate(extrapolate, True), 0, column_shape, False)  # fmt: skip
 
+    @plain_method
     def _with(self, coefficients, extrapolate) -> "PPoly":
         return _new(PPoly, self.breaks, coefficients, _last_values(coefficients), extrapolate,
                     self.axis, self.column_shape, self.descending)  # fmt: skip
@@ -237,11 +248,28 @@ class PPoly(AbstractPPoly):
         self.axis, self.column_shape, self.descending = axis, column_shape, descending
 
 
+def _as_bound(value, name: str, real):
+    """An integration bound in the breaks' dtype; a Python float as it is (weakly typed,
+    it takes that dtype in the program, with no numpy conversion)."""
+    return value if type(value) is float else as_dtype(check_scalar(value, name), real)
+
+
+def _build_call_spec(nu, mode, axis: int, column_shape: tuple) -> EvalSpec:
+    """The `EvalSpec` of a call (`_call_spec` keeps it per options: building it is a
+    third of an eager scalar call's Python)."""
+    return EvalSpec(*orders_along_one_axis(nu, "nu"), (mode is True,), (mode == PERIODIC,),
+                    axis, column_shape)  # fmt: skip
+
+
+_call_spec = functools.lru_cache(maxsize=256, typed=True)(_build_call_spec)  # nu=True ≠ 1
+
+
 @functools.lru_cache(maxsize=8)
 def _nan_fill(dtype):
-    """(below, above) = NaN: outside the breaks without extrapolation.  A function, not
-    a method: equinox builds a bound-method module on every method access (~30 µs)."""
-    return np.full(2, np.nan, dtype)
+    """(below, above) = NaN: outside the breaks without extrapolation; jax constants made
+    once (`constant`: a numpy fill would be copied to the device on every call)."""
+    nan = constant(np.nan, dtype)
+    return (nan, nan)
 
 
 def _new(cls, breaks, coefficients, end, extrapolate, axis, column_shape, descending):

@@ -262,3 +262,38 @@ def test_plans_follow_the_x64_setting():
     assert high.dtype == np.float64
     want = pytest.importorskip("scipy.interpolate").CubicSpline(XP, FP)(X[1:4])
     np.testing.assert_allclose(high[1:4], want, rtol=1e-13)  # computed in f64 throughout
+
+
+# ------------------------------------------------------------- the scipy classes, eagerly
+
+
+def test_scipy_class_methods_are_bound_without_a_module():
+    """`plain_method`: an instance's method is the function with the instance bound (no
+    equinox bound-method module to build); on the class, the function itself."""
+    import functools
+
+    spline = splines.CubicSpline(XP, FP)
+    assert isinstance(spline.integrate, functools.partial)
+    assert splines.CubicSpline.integrate.__name__ == "integrate"
+    assert "∫" in splines.PPoly.integrate.__doc__
+    jitted = jax.jit(lambda s, a: (s.integrate(a, 0.9), s.derivative()(a), s.roots(size=4)))
+    eager = (spline.integrate(0.2, 0.9), spline.derivative()(0.2), spline.roots(size=4))
+    for got, want in zip(jitted(spline, 0.2), eager):
+        np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("query", [0.3, np.float64(0.3), np.array(0.3), jnp.float64(0.3)],
+                         ids=["float", "numpy scalar", "0-d numpy", "jax scalar"])  # fmt: skip
+def test_a_python_float_query_is_a_query_of_the_breaks_dtype(query):
+    """A Python float goes to jit as it is (weakly typed): the same number and dtype as
+    any other scalar, for the call and the integral's bounds, in float32 and float64."""
+    for dtype in (np.float32, np.float64):
+        spline = splines.CubicSpline(XP.astype(dtype), FP.astype(dtype))
+        reference = spline(np.asarray(0.3, dtype))
+        got = spline(query)
+        assert got.dtype == np.result_type(dtype, getattr(query, "dtype", dtype)), (query, dtype)
+        np.testing.assert_allclose(got, reference, rtol=4 * np.finfo(dtype).eps)
+        integral = spline.integrate(query, 0.9)
+        assert integral.dtype == dtype
+        np.testing.assert_allclose(integral, spline.integrate(np.asarray(0.3, dtype), 0.9),
+                                   rtol=4 * np.finfo(dtype).eps)  # fmt: skip

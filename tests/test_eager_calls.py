@@ -285,8 +285,9 @@ def test_scipy_class_methods_are_bound_without_a_module():
 @pytest.mark.parametrize("query", [0.3, np.float64(0.3), np.array(0.3), jnp.float64(0.3)],
                          ids=["float", "numpy scalar", "0-d numpy", "jax scalar"])  # fmt: skip
 def test_a_python_float_query_is_a_query_of_the_breaks_dtype(query):
-    """A Python float goes to jit as it is (weakly typed): the same number and dtype as
-    any other scalar, for the call and the integral's bounds, in float32 and float64."""
+    """A Python float skips the checks and the promotion (it is a real, weakly typed
+    scalar): the same number and dtype as any other scalar, for the call and the
+    integral's bounds, in float32 and float64."""
     for dtype in (np.float32, np.float64):
         spline = splines.CubicSpline(XP.astype(dtype), FP.astype(dtype))
         reference = spline(np.asarray(0.3, dtype))

@@ -99,12 +99,12 @@ def check_order(order, derivative, name: str = "derivative") -> int:
 def prepare_queries(x, real_dtype, name: str = "x"):
     """Queries as an array of their promoted real dtype; complex ones raise `NotRealError`.
 
-    A Python float passes as it is: jit takes it as a weakly typed scalar, which
-    promotes to ``real_dtype`` in the program as it would here, and without numpy's
-    conversion (a third of an eager scalar call's Python).
+    A Python float is weakly typed, so its dtype is ``real_dtype``: converted without
+    the checks and the promotion (a third of an eager scalar call's Python), to the
+    array any other scalar becomes (one program for every type of scalar).
     """
     if type(x) is float:
-        return x
+        return np.asarray(x, real_dtype)
     check_real(x, name)
     return as_dtype(x, query_dtype(x, real_dtype))
 

@@ -249,9 +249,11 @@ class PPoly(AbstractPPoly):
 
 
 def _as_bound(value, name: str, real):
-    """An integration bound in the breaks' dtype; a Python float as it is (weakly typed,
-    it takes that dtype in the program, with no numpy conversion)."""
-    return value if type(value) is float else as_dtype(check_scalar(value, name), real)
+    """An integration bound as an array of the breaks' dtype (a Python float needs no
+    checks: it is a real scalar)."""
+    if type(value) is float:
+        return np.asarray(value, real)
+    return as_dtype(check_scalar(value, name), real)
 
 
 def _build_call_spec(nu, mode, axis: int, column_shape: tuple) -> EvalSpec:

@@ -50,7 +50,8 @@ from splines._linalg.kernels.pallas_thomas import splines_pallas_thomas
 CUSPARSE = "cusparse_gtsv2_ffi"
 TRITON = "__gpu$xla.gpu.triton"
 
-SHAPES = [(1,), (2,), (3,), (4,), (17,), (5, 1), (5, 2), (5, 3), (2, 3, 9)]
+# (20, 6): more systems than the pivoting kernel stacks (`gtsv_scan._MAX_STACKED_LANES`)
+SHAPES = [(1,), (2,), (3,), (4,), (17,), (5, 1), (5, 2), (5, 3), (2, 3, 9), (20, 6)]
 
 
 def _dominant_system(rng, shape, dtype):

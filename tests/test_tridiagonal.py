@@ -697,13 +697,15 @@ def test_non_dominant_systems_are_solved_as_lapack_gtsv(dtype):
     rng = np.random.default_rng(47)
     cases = []
     # One system (the kernel's one-system unroll: n = 1…4 cover every padding,
-    # and a longer one), a batch (4, 3), and every n = 1…50 as the blocks of
+    # and a longer one), batches (4, 3) and (20,), and every n = 1…50 as the blocks of
     # one batched system of length 1275 (zero couplings: the elimination
     # restarts at each block as for a new system) — one compile, not fifty.
     for n in (1, 2, 3, 4, 50):
         cases.append([nondominant_system(rng, (), n, dtype=dtype)])
     for n in (2, 50):
         cases.append([nondominant_system(rng, (4, 3), n, dtype=dtype)])
+    # more systems than the pivoting kernel stacks (`gtsv_scan._MAX_STACKED_LANES`)
+    cases.append([nondominant_system(rng, (20,), 50, dtype=dtype)])
     cases.append([nondominant_system(rng, (8,), n, dtype=dtype) for n in range(1, 51)])
     for blocks in cases:
         system = _block_diagonal(blocks)

@@ -65,6 +65,17 @@ from .thomas_scan import divider
 _UNROLL_ONE_SYSTEM = 2
 _UNROLL_BATCH = 1
 
+# Up to this many systems the sweeps carry their rows stacked, one array each way
+# (rows (N, 4, *batch), U's rows (N, 3, *batch), the carry (3, *batch)), past it as
+# separate arrays.  A loop too large for XLA:CPU's one-call compilation (more than
+# 2 f64 or 4 f32 systems of n=256: docs/architecture.md §6) runs each iteration's
+# fusions as thunks, and stacked rows make ~3x fewer of them; past ~32 systems
+# the stacked body computes more slowly than the thunks cost.  Measured (2-core
+# EPYC, jax 0.10.2, medians, identical results), separate / stacked µs: f32 n=256
+# B=5 250/78, B=16 316/163, B=64 396/449; f64 n=1024 B=3 901/209, B=16 1309/920,
+# B=256 7873/9840; one system 29–63 / 24–44.
+_MAX_STACKED_LANES = 16
+
 
 def unroll_for(lanes: int) -> int:
     return _UNROLL_ONE_SYSTEM if lanes == 1 else _UNROLL_BATCH
@@ -103,18 +114,26 @@ def splines_gtsv_scan(lower, diag, upper, rhs):
     rows = _lanes.to_lanes(lower, diag, upper, rhs, unroll)
     lanes = rows[0].shape[1:]
     zero = jnp.zeros(lanes, rhs.dtype)
+    # The sweeps' rows and carries: stacked arrays, or tuples (see _MAX_STACKED_LANES).
+    stacked = _lanes.lanes(batch) <= _MAX_STACKED_LANES
+    pack = jnp.stack if stacked else tuple
 
-    init = (jnp.ones(lanes, rhs.dtype), zero, zero)
-    (p, _, r), u_rows = lax.scan(eliminate, init, rows, unroll=unroll)
+    def forward(current, row):
+        current, u_row = eliminate(tuple(current), tuple(row))
+        return pack(current), pack(u_row)
+
+    init = pack((jnp.ones(lanes, rhs.dtype), zero, zero))
+    rows = jnp.stack(rows, axis=1) if stacked else rows
+    (p, _, r), u_rows = lax.scan(forward, init, rows, unroll=unroll)
     x_last = r / p
 
     def backward(x_next, u_row):
         x1, x2 = x_next
         s1, s2, t = u_row
         x = t - s1 * x1 - s2 * x2
-        return (x, x1), x
+        return pack((x, x1)), x
 
     # xs[k] = x_{k-1}: the scan's rows are U's rows −1 … N-2.
-    _, xs = lax.scan(backward, (x_last, zero), u_rows, reverse=True, unroll=unroll)
+    _, xs = lax.scan(backward, pack((x_last, zero)), u_rows, reverse=True, unroll=unroll)
     x = jnp.concatenate([xs[1:], x_last[None]])
     return _lanes.from_lanes(x, batch, n)

@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 
 import splines
-from _grid_inputs import FP, FP3, FP3_XY_CLOSED, FP_CLOSED, FP_X_CLOSED, PX, PY, XP, YP, ZP, X, Y
+from _grid_inputs import FP, FP3, FP3_XY_CLOSED, FP_CLOSED, FP_X_CLOSED, PX, XP, YP, ZP, X, Y
 from _grid_inputs import call_2d, call_3d, with_entry
 from _random_grids import RNG
 from splines import Interpolator2D, interp2d, interp3d

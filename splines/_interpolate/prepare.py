@@ -41,7 +41,6 @@ from .._utils.validate import (
     check_values_eagerly,
     closes_period,
     ends_match,
-    evenly_spaced,
     is_concrete,
     knot_eps,
     merged_values_eps,

@@ -11,7 +11,6 @@ and defaults around them.  Arguments are checked as `interp1d` checks them
 
 from typing import Any, Literal, Optional, Sequence
 
-import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Float, Inexact
 

@@ -230,9 +230,10 @@ def wrapped_knots_eagerly(xp, period, eps):
 
     Each knot moves by whole periods into ``[xp[0], xp[0] + period)``; they are
     sorted, and a knot that moved (or closed the period) and then meets another
-    (within the closing tolerance, `period_gap`) is merged with it: ``kept`` holds, in sorted order,
-    the index of the knot kept for each (the first given), ``merged`` the pairs
-    ``(kept, other)``.  The knots are `placeable` (`check_placeable_eagerly`).
+    (within the closing tolerance, `period_gap`) is merged with it: ``kept``
+    holds, in sorted order, the index of the knot kept for each (the first
+    given), ``merged`` the pairs ``(kept, other)``.  The knots are `placeable`
+    (`check_placeable_eagerly`).
     """
     gap, tol = period_gap(xp, period, eps, np)
     if gap <= tol:

@@ -23,7 +23,7 @@ def ours(t, c, k, x, orders, extend=True):
 def evaluate_pieces(pieces, x, orders, extend=True):
     breaks, coefficients, column_shape = pieces
     fill = (jnp.full((), jnp.nan, coefficients.dtype),) * 2
-    spec = EvalSpec(tuple((o,) for o in orders), True, (extend,), (False,), 0, column_shape)
+    spec = EvalSpec(tuple((o,) for o in orders), True, ((extend,) * 2,), (False,), 0, column_shape)
     return evaluate((jnp.asarray(x, breaks.dtype),), (breaks,), coefficients, (fill,), spec)
 
 

@@ -47,7 +47,7 @@ class EvalSpec(NamedTuple):
 
     derivative: tuple  # per result, the orders along each axis
     stacked: bool  # several results, on a new leading axis
-    extend: tuple  # per axis: extend the end pieces, a bool or (below, above); not periodic
+    extend: tuple  # per axis (below, above): extend the end piece (not when periodic)
     periodic: tuple  # per axis: wrap queries into the breaks' period
     axis: int  # where the queries' shape goes among the columns' axes
     column_shape: tuple
@@ -142,11 +142,10 @@ def evaluate(queries: tuple, breaks: tuple, table, fill, spec: EvalSpec, end=Non
             out = at_last_break(out, cells[0].x, breaks[0], end)
         for axis, (cell, b) in enumerate(zip(cells, breaks)):
             if not spec.periodic[axis]:
-                out = fill_outside(out, cell.x, b, fill[axis], sides(spec.extend[axis]))
+                out = fill_outside(out, cell.x, b, fill[axis], spec.extend[axis])
         for axis, cell in enumerate(cells):
             polynomial = local.shape[2 + axis] > 1  # "nearest": a constant, defined at ±inf
-            extended = [e and polynomial and not spec.periodic[axis]
-                        for e in sides(spec.extend[axis])]  # fmt: skip
+            extended = [e and polynomial and not spec.periodic[axis] for e in spec.extend[axis]]
             out = nan_where_no_value(out, cell.x, extended)
         results.append(from_columns(out, shape, spec.column_shape, spec.axis))
     return jnp.stack(results) if spec.stacked else results[0]
@@ -209,11 +208,6 @@ def _snap(out, on_end, end):
 def _snap_jvp(primals, tangents):
     """The tangent of the piece's value: ``end`` only corrects its rounding."""
     return _snap(*primals), tangents[0]
-
-
-def sides(extend) -> tuple:
-    """``EvalSpec.extend`` of one axis as (below, above): a bool is both sides."""
-    return tuple(extend) if isinstance(extend, tuple) else (extend, extend)
 
 
 def fill_outside(out, x, breaks, fill, extended=(False, False)):

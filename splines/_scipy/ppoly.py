@@ -259,7 +259,7 @@ def _as_bound(value, name: str, real):
 def _build_call_spec(nu, mode, axis: int, column_shape: tuple) -> EvalSpec:
     """The `EvalSpec` of a call (`_call_spec` keeps it per options: building it is a
     third of an eager scalar call's Python)."""
-    return EvalSpec(*orders_along_one_axis(nu, "nu"), (mode is True,), (mode == PERIODIC,),
+    return EvalSpec(*orders_along_one_axis(nu, "nu"), ((mode is True,) * 2,), (mode == PERIODIC,),
                     axis, column_shape)  # fmt: skip
 
 
@@ -315,7 +315,8 @@ def _to_local_impl(x, c, descending: bool):
 
 def _integrate_impl(breaks, coefficients, a, b, fill, mode, column_shape):
     antiderivative = antiderivative_pieces(breaks, coefficients, 1)
-    spec = EvalSpec(((0,),), False, (mode is True,), (False,), 0, (coefficients.shape[1],))
+    extend = ((mode is True,) * 2,)
+    spec = EvalSpec(((0,),), False, extend, (False,), 0, (coefficients.shape[1],))
 
     def evaluate_at(points):
         return evaluate((points,), (breaks,), antiderivative, (fill,), spec)

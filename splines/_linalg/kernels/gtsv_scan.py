@@ -70,10 +70,8 @@ _UNROLL_BATCH = 1
 # separate arrays.  A loop too large for XLA:CPU's one-call compilation (more than
 # 2 f64 or 4 f32 systems of n=256: docs/architecture.md §6) runs each iteration's
 # fusions as thunks, and stacked rows make ~3x fewer of them; past ~32 systems
-# the stacked body computes more slowly than the thunks cost.  Measured (2-core
-# EPYC, jax 0.10.2, medians, identical results), separate / stacked µs: f32 n=256
-# B=5 250/78, B=16 316/163, B=64 396/449; f64 n=1024 B=3 901/209, B=16 1309/920,
-# B=256 7873/9840; one system 29–63 / 24–44.
+# the stacked body computes more slowly than the thunks cost.  Both give identical
+# results; the measurement is benchmarks/results/cpu_gtsv_stacked_rows.md.
 _MAX_STACKED_LANES = 16
 
 

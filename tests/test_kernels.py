@@ -35,10 +35,10 @@ import pytest
 
 import splines
 from _lowered import custom_calls, functions, lowered_text
-from _systems import dense
+from _systems import dense, lapack_solve
 from splines._linalg.kernels import (
-    GPU_KERNELS,
     PLATFORM_KERNELS,
+    gpu_kernels,
     splines_cusparse_gtsv,
     splines_gtsv_scan,
     splines_thomas_scan,
@@ -96,6 +96,58 @@ def test_gpu_kernel_is_one_named_function_without_loops():
     assert "stablehlo.while" not in text and "callback" not in text
 
 
+@pytest.mark.parametrize(
+    "pivoting, shape, dtype, kernel",
+    [
+        (True, (3, 64), np.float32, "splines_pallas_gtsv"),
+        (True, (64,), np.float64, "splines_pallas_gtsv"),
+        (True, (3, 64), np.float16, "splines_pallas_gtsv"),  # in float32
+        (True, (3, 64), np.complex64, "splines_gtsv_scan"),  # Triton has no complex numbers
+        (False, (3, 64), np.float32, "splines_cusparse_gtsv"),
+        (False, (100_000,), np.float32, "splines_cusparse_gtsv"),  # one long system
+        (False, (10_000, 4), np.float32, "splines_pallas_thomas"),  # many systems
+        (False, (10_000, 4), np.complex64, "splines_cusparse_gtsv"),
+    ],
+    ids=str,
+)
+def test_cuda_kernel_is_chosen_by_pivoting_batch_and_dtype(pivoting, shape, dtype, kernel):
+    """`kernels/gpu.py`: the measured choice, seen in the CUDA program."""
+    args = [jax.ShapeDtypeStruct(shape[:-1] + (shape[-1] - 1,), dtype),
+            jax.ShapeDtypeStruct(shape, dtype)] * 2  # fmt: skip
+    solve = lambda *a: splines.tridiagonal_solve(*a, pivoting=pivoting)  # noqa: E731
+    names = {f for f in functions(lowered_text(solve, *args, platform="cuda"))
+             if f.startswith("splines_")}  # fmt: skip
+    assert kernel in names
+    assert not names & ({"splines_pallas_gtsv", "splines_pallas_thomas", "splines_gtsv_scan",
+                         "splines_cusparse_gtsv"} - {kernel})  # fmt: skip
+
+
+@pytest.mark.parametrize("pivoting", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.complex128])
+def test_gpu_kernels_solve_as_the_scan_kernels(pivoting, dtype):
+    """The GPU's choice (Pallas kernels in interpret mode) on a batch past the Pallas
+    Thomas threshold and on one system, every dtype."""
+    kernels = gpu_kernels(interpret=True)
+    for shape in [(10_000, 3), (40,)]:
+        system = _dominant_system(np.random.default_rng(shape[0]), shape, dtype)
+        wide = [a.astype(np.result_type(dtype, np.float32)) for a in system]
+        got = np.asarray(jax.jit(kernels.pick(pivoting))(*system))
+        want = np.asarray(splines_gtsv_scan(*wide)).astype(dtype)
+        assert got.dtype == np.dtype(dtype)
+        tol = {np.float16: 2e-3, np.float32: 1e-5}.get(dtype, 1e-12)
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol, err_msg=f"{shape}")
+
+
+def test_eager_solve_runs_the_kernel_of_the_arguments_platform(monkeypatch):
+    """Arrays on the CPU of a machine whose default backend is a GPU: the CPU's kernels
+    (the GPU's pivoting kernel, Pallas, would refuse to run on the CPU)."""
+    monkeypatch.setattr(jax, "default_backend", lambda: "cuda")
+    system = _dominant_system(np.random.default_rng(1), (3, 16), np.float32)
+    with jax.disable_jit():
+        got = np.asarray(splines.tridiagonal_solve(*system))
+    np.testing.assert_allclose(got, np.asarray(splines_gtsv_scan(*system)), rtol=1e-5)
+
+
 def _fixed_system(shape, dtype, scale=1.0):
     """A fixed, diagonally dominant system (seeded by n), scaled by ``scale``."""
     batch, n = shape[:-1], shape[-1]
@@ -109,7 +161,7 @@ def _fixed_system(shape, dtype, scale=1.0):
 @pytest.fixture
 def gpu_kernels_on_cpu(monkeypatch):
     """Run the public API eagerly with the kernels that the CUDA lowering uses."""
-    monkeypatch.setitem(PLATFORM_KERNELS, "cpu", GPU_KERNELS)
+    monkeypatch.setitem(PLATFORM_KERNELS, "cpu", gpu_kernels(interpret=True))
     with jax.disable_jit():
         yield
 
@@ -249,10 +301,7 @@ def test_pallas_gtsv_pivots_like_the_scan_and_lapack(shape, dtype):
     scan = np.asarray(splines_gtsv_scan(*system))
     np.testing.assert_allclose(got, scan, rtol=1e-4 if dtype == np.float32 else 1e-11,
                                atol=1e-5 if dtype == np.float32 else 1e-12)  # fmt: skip
-    lapack = np.asarray(jax.lax.linalg.tridiagonal_solve(
-        *(jnp.concatenate([jnp.zeros_like(system[3][..., :1]), system[0]], -1), system[1],
-          jnp.concatenate([system[2], jnp.zeros_like(system[3][..., :1])], -1)),
-        system[3][..., None])[..., 0])  # fmt: skip
+    lapack = np.asarray(lapack_solve(*(np.asarray(a) for a in system)))
     scale = 1 + np.abs(lapack)
     assert np.max(np.abs(got - lapack) / scale) < (1e-3 if dtype == np.float32 else 1e-10)
 
@@ -454,7 +503,8 @@ def test_cuda_program_of_a_short_grid_has_no_loop_and_one_call_per_solve(name):
 # (`thomas_scan.divider`).  float64 keeps the reciprocal (a division there makes the
 # loop ~20x slower), so entries above 4.5e307 still flush: a documented limit, pinned
 # as a strict xfail.
-F64_FLUSH = pytest.mark.xfail(strict=True, reason="float64 kernels multiply by 1/w (speed): "
+F64_FLUSH = pytest.mark.xfail(jax.default_backend() == "cpu", strict=True,
+                              reason="XLA:CPU's float64 kernels multiply by 1/w (speed): "
                               "|w| > 4.5e307 flushes it to 0")  # fmt: skip
 
 

@@ -92,15 +92,16 @@ PROGRAMS = {
 
 PIVOTED = {"solve", "cyclic solve", "grad solve"}  # the public default: pivoting=True
 CUSPARSE = "cusparse_gtsv2_ffi"  # cuSPARSE gtsv2StridedBatch (`_kernels/cusparse_gtsv.py`)
+TRITON = "__gpu$xla.gpu.triton"  # a Pallas kernel (`kernels/pallas_gtsv.py`: pivoting on GPUs)
 
 
 @pytest.mark.parametrize("platform", ["cpu", "cuda"])
 @pytest.mark.parametrize("name", list(PROGRAMS))
-def test_no_host_callbacks_and_no_custom_calls_but_cusparse(name, platform):
+def test_no_host_callbacks_and_no_custom_calls_but_the_gpu_solves(name, platform):
     fun, args = PROGRAMS[name]
     text = lowered_text(fun, *args, platform=platform)
     assert "callback" not in text
-    allowed = {CUSPARSE} if platform == "cuda" and name not in PIVOTED else set()
+    allowed = {"cpu": set(), "cuda": {TRITON} if name in PIVOTED else {CUSPARSE}}[platform]
     assert set(custom_calls(text)) <= allowed
 
 
@@ -136,12 +137,13 @@ def test_cuda_program_has_no_conditionals_and_loops_only_in_the_solve(name):
     "name, platform, kernel",
     [
         ("solve", "cpu", "splines_gtsv_scan"),  # pivoting by default
-        ("solve", "cuda", "splines_gtsv_scan"),  # the documented GPU exception
+        ("solve", "cuda", "splines_pallas_gtsv"),  # one Triton kernel
         # XLA:CPU: one small system in place, several (or long ones) in lanes of a scan.
         ("solve, no pivoting", "cpu", "splines_thomas_inplace"),
         ("solve, no pivoting", "cuda", "splines_cusparse_gtsv"),
         ("solve, no pivoting, two systems", "cpu", "splines_thomas_scan"),
         ("cyclic solve", "cpu", "splines_gtsv_scan"),
+        ("cyclic solve", "cuda", "splines_pallas_gtsv"),
         ("cyclic solve, no pivoting", "cpu", "splines_thomas_scan"),
         ("cyclic solve, no pivoting", "cuda", "splines_cusparse_gtsv"),
         ("forward", "cpu", "splines_thomas_inplace"),  # a spline fit never pivots
@@ -156,8 +158,9 @@ def test_the_solve_kernel_is_one_named_function(name, platform, kernel):
     names = {prefix for prefix in KERNEL_PREFIXES for f in kernels if f.startswith(prefix)}
     assert names == {kernel}
     loops = sum(funcs[f].count("stablehlo.while") for f in kernels)
-    # The scans: forward elimination and back substitution; cuSPARSE: none.
-    assert loops == (0 if kernel == "splines_cusparse_gtsv" else 2)
+    # XLA:CPU's loops: forward elimination and back substitution; a GPU's kernel is one
+    # device call (cuSPARSE, Triton), with none.
+    assert loops == (0 if platform == "cuda" else 2)
     assert loops_outside_kernels(text) == []
     # Branch-free on both platforms (the pivot choice is a select).
     for forbidden in ("callback", "stablehlo.case", "stablehlo.if"):

@@ -20,10 +20,10 @@ Rules:
               upper̅_i = −λ_i x_{i+1}, with λ = A⁻ᵀ x̄.
 - batching:   vmapped axes move to the front and become more lanes of the
               kernel; never a loop over systems.
-- lowering:   a kernel per platform and ``pivoting`` from `splines._kernels`
+- lowering:   a kernel per platform and ``pivoting`` from `kernels`
               (CPU: scan Gaussian elimination with partial pivoting, or scan
-              Thomas for ``pivoting=False``; CUDA/ROCm: one cuSPARSE
-              ``gtsv2StridedBatch`` call for ``pivoting=False``).
+              Thomas for ``pivoting=False``; CUDA/ROCm: one device call,
+              cuSPARSE or a Pallas kernel, as `kernels/gpu.py` chooses).
 """
 
 from typing import TYPE_CHECKING, Optional, Union
@@ -150,9 +150,14 @@ def _batch(args, dims, *, pivoting):
 
 
 def _impl(*args, pivoting):
-    """Eager evaluation (also under `jax.disable_jit`): the default backend's kernel."""
-    kernels = PLATFORM_KERNELS.get(jax.default_backend(), DEFAULT_KERNELS)
-    return kernels.pick(pivoting)(*args)
+    """Eager evaluation (also under `jax.disable_jit`): the kernel of the arguments' platform.
+
+    That is the platform the lowering rule would be chosen for: arrays placed
+    on the CPU of a machine with a GPU are solved by the CPU's kernel.
+    """
+    platforms = {d.platform for a in args if isinstance(a, jax.Array) for d in a.devices()}
+    platform = platforms.pop() if len(platforms) == 1 else jax.default_backend()
+    return PLATFORM_KERNELS.get(platform, DEFAULT_KERNELS).pick(pivoting)(*args)
 
 
 def _lowering(kernels):

@@ -6,16 +6,14 @@ primitive's (already broadcast) operand shapes.  A platform has two: ``thomas``
 LAPACK gtsv, for `pivoting=True`).  A platform without an entry in
 `PLATFORM_KERNELS` uses `DEFAULT_KERNELS`.
 
-Candidates not registered (yet): the Pallas kernels `pallas_thomas` and
-`pallas_gtsv` (one system per GPU thread).  They replace a GPU entry only once
-benchmarks/bench_gpu.py ("kernel" rows) has measured them faster on a real
-GPU; they are imported from their modules, not here, so that `import splines`
-does not import Pallas (~0.6 s).
+On a GPU the registered kernels are one device call each (`gpu`): cuSPARSE
+and the Pallas kernels `pallas_thomas` and `pallas_gtsv` (one system per GPU
+thread), as a measurement on a real GPU chose them.
 """
 
 from typing import Callable, NamedTuple
 
-from . import thomas_inplace
+from . import gpu, thomas_inplace
 from .cusparse_gtsv import splines_cusparse_gtsv
 from .gtsv_scan import splines_gtsv_scan
 from .thomas_inplace import splines_thomas_inplace
@@ -41,17 +39,18 @@ def _thomas_cpu(lower, diag, upper, rhs):
 
 CPU_KERNELS = SolveKernels(thomas=_thomas_cpu, pivoting=splines_gtsv_scan)
 
-# On a GPU a scan is a host-driven loop (docs/architecture.md §6): without pivoting the
-# solve is one cuSPARSE call.  Pivoting still runs the scan kernel there — a
-# documented exception until the one-kernel pivoting solve (`pallas_gtsv`,
-# lowered and tested, not yet run on a GPU) is measured; the spline fits never
-# pivot.
-GPU_KERNELS = SolveKernels(thomas=splines_cusparse_gtsv, pivoting=splines_gtsv_scan)
+
+def gpu_kernels(interpret: bool = False) -> SolveKernels:
+    """The GPU's kernels (`gpu`); ``interpret=True`` runs their Pallas kernels on any platform."""
+    return SolveKernels(thomas=gpu.thomas(interpret), pivoting=gpu.pivoting(interpret))
+
+
+GPU_KERNELS = gpu_kernels()
 
 # Platform name (as in `jax.devices()[0].platform`) → its kernels.
 PLATFORM_KERNELS = {"cpu": CPU_KERNELS, "cuda": GPU_KERNELS, "rocm": GPU_KERNELS}
 
 __all__ = [
-    "CPU_KERNELS", "DEFAULT_KERNELS", "GPU_KERNELS", "PLATFORM_KERNELS", "SolveKernels",
+    "CPU_KERNELS", "DEFAULT_KERNELS", "GPU_KERNELS", "PLATFORM_KERNELS", "SolveKernels", "gpu_kernels",
     "splines_cusparse_gtsv", "splines_gtsv_scan", "splines_thomas_inplace", "splines_thomas_scan",
 ]  # fmt: skip

@@ -15,10 +15,9 @@ then back-substitutes ``x_{n-1} = r / p``, ``x_i = t_i − s1_i x_{i+1} − s2_i
 t lives in the solution (overwritten in place), s1 and s2 in scratch outputs.
 A singular matrix (some P0 = 0) gives inf/NaN, as in `gtsv_scan`.
 
-A candidate for ``pivoting=True`` on CUDA, where today's kernel is the scan
-(a host-driven loop): not registered until a run on a real GPU measures it
-(benchmarks/bench_gpu.py, "kernel" rows).  Arithmetic tested on CPU in
-interpret mode (tests/test_kernels.py), CUDA program in tests/test_lowering.py.
+The GPU's kernel for ``pivoting=True`` (`gpu`; the scan is a host-driven loop
+there).  Arithmetic tested on CPU in interpret mode (tests/test_kernels.py),
+CUDA program in tests/test_lowering.py.
 """
 
 from functools import partial

@@ -12,10 +12,9 @@ sweep overwrites in place.  Memory traffic per unknown: read a, b, c, d;
 write and read back c', d'; write x — 9 values, against 5 for a solve that
 keeps everything in registers (impossible for n beyond a few hundred).
 
-A candidate against `cusparse_gtsv` for ``pivoting=False`` on CUDA: not
-registered until a run on a real GPU measures it faster
-(benchmarks/bench_gpu.py, "kernel" rows).  Arithmetic tested on CPU in
-interpret mode (tests/test_kernels.py), CUDA program in tests/test_lowering.py.
+The GPU's kernel for ``pivoting=False`` on many systems (`gpu`; cuSPARSE
+serves fewer).  Arithmetic tested on CPU in interpret mode
+(tests/test_kernels.py), CUDA program in tests/test_lowering.py.
 """
 
 from functools import partial

@@ -1,5 +1,6 @@
 """Dense references for tridiagonal systems, shared by the solver and kernel tests."""
 
+import jax
 import numpy as np
 
 
@@ -19,3 +20,15 @@ def dense(lower, diag, upper):
     a[..., i[1:], i[:-1]] = lower
     a[..., i[:-1], i[1:]] = upper
     return a
+
+
+def lapack_solve(lower, diag, upper, rhs):
+    """LAPACK gtsv through `jax.lax.linalg.tridiagonal_solve` (its own layout), on the CPU.
+
+    (On a GPU, lax's solve is cuSPARSE, which pivots for one system only.)
+    """
+    zero = np.zeros(lower.shape[:-1] + (1,), lower.dtype)
+    dl = np.concatenate([zero, lower], axis=-1)
+    du = np.concatenate([upper, zero], axis=-1)
+    dl, d, du, b = jax.device_put((dl, diag, du, rhs[..., None]), jax.devices("cpu")[0])
+    return jax.lax.linalg.tridiagonal_solve(dl, d, du, b)[..., 0]

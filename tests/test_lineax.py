@@ -29,7 +29,7 @@ from jax.test_util import check_grads
 
 import splines
 from _compare import close
-from _lowered import functions, loops_outside_kernels, lowered_text
+from _lowered import functions, loops_outside_kernels, lowered_text, needs_cpu_backend
 from _systems import dense
 from splines import cyclic_tridiagonal_solve, tridiagonal_solve
 from splines._linalg.lineax import Tridiagonal
@@ -153,7 +153,10 @@ def test_thomas_rejects_pytree_operators():
 def test_all_paths_match_lineax_tridiagonal(n, dominant):
     system = random_system(n, n, dominant)
     matrix = dense(*system[:3])
-    expected = solve_a(*system)
+    # lineax on the CPU: on a GPU it solves without pivoting, and refuses
+    # (throws on) the non-dominant systems here.
+    with jax.default_device(jax.devices("cpu")[0]):
+        expected = solve_a(*system)
     for path in ("b", "c"):
         assert_close(PATHS[path](*system), expected, matrix)
     if dominant:  # without pivoting: for dominant systems only
@@ -377,6 +380,7 @@ def test_vmap_over_a_stacked_operator_and_a_shared_vector():
 
 
 @needs_lineax
+@needs_cpu_backend  # lineax lowers its callbacks for the default backend only
 @pytest.mark.parametrize("path", ["b", "c"])
 def test_vmapped_program_does_not_loop_over_systems(path):
     text = lowered_text(jax.vmap(PATHS[path]), *random_system(14, 64, batch=(8,)))
@@ -425,6 +429,7 @@ CALLBACKS = {
 
 
 @needs_lineax
+@needs_cpu_backend
 @pytest.mark.parametrize("throw", [True, False], ids=["throw", "no-throw"])
 @pytest.mark.parametrize("mode", ["forward", "grad", "jvp"])
 @pytest.mark.parametrize("path", ["a", "b", "c"])
@@ -445,6 +450,7 @@ def test_our_path_lowers_for_cuda_without_callbacks_or_conditionals(mode):
 
 
 @needs_lineax
+@needs_cpu_backend
 @pytest.mark.parametrize("path", ["a", "b"])
 def test_lineax_callbacks_do_not_lower_for_cuda_on_a_cpu_jaxlib(path):
     """A host callback lowers only for the backend at hand (jax 0.10)."""
@@ -456,7 +462,15 @@ def test_lineax_callbacks_do_not_lower_for_cuda_on_a_cpu_jaxlib(path):
 @pytest.mark.parametrize("platform", ["cpu", "cuda"])
 def test_our_path_exports_lineax_does_not(platform):
     system = random_system(16, 8)
-    exported = jax.export.export(jax.jit(solve_c), platforms=(platform,))(*system)
+    # On a GPU the pivoting solve is a Pallas (Triton) kernel, which jax exports only
+    # when told that its custom call has no compatibility guarantee.
+    triton = jax.export.DisabledSafetyCheck.custom_call("__gpu$xla.gpu.triton")
+    disabled = [triton] if platform == "cuda" else []
+    exported = jax.export.export(jax.jit(solve_c), platforms=(platform,),
+                                 disabled_checks=disabled)(*system)  # fmt: skip
     assert exported.platforms == (platform,)
+    plain = jax.export.export(jax.jit(functools.partial(solve_c, pivoting=False)),
+                              platforms=(platform,))(*system)  # fmt: skip
+    assert plain.platforms == (platform,)
     with pytest.raises((NotImplementedError, ValueError)):  # callbacks: not serialisable
         jax.export.export(jax.jit(solve_a), platforms=(platform,))(*system)

@@ -58,8 +58,8 @@ def test_suits_one_system_of_at_most_1024_rows():
 
 def test_the_public_solve_uses_it_for_one_small_system():
     args = [jnp.ones(7), 4 * jnp.ones(8), jnp.ones(7), jnp.arange(8.0)]
-    text = jax.jit(lambda *a: __import__("splines").tridiagonal_solve(*a, pivoting=False)).lower(
-        *args).as_text()  # fmt: skip
+    text = lowered_text(lambda *a: __import__("splines").tridiagonal_solve(*a, pivoting=False),
+                        *args, platform="cpu")  # fmt: skip
     assert "splines_thomas_inplace" in text and "splines_thomas_scan" not in text
 
 
@@ -107,8 +107,12 @@ KERNEL_CASES = _kernel_cases()
 
 
 def test_inplace_equals_scan_and_public_solve_bit_for_bit():
-    """One jit over every case: in-place kernel == scan kernel == public solve (constants)."""
-    systems = [s for _, s in KERNEL_CASES]
+    """One jit over every case: in-place kernel == scan kernel == public solve (constants).
+
+    On the CPU, whose kernel the public solve then runs, on any machine.
+    """
+    cpu = jax.devices("cpu")[0]
+    systems = jax.device_put([s for _, s in KERNEL_CASES], cpu)
 
     @jax.jit
     def run(systems):
@@ -118,7 +122,8 @@ def test_inplace_equals_scan_and_public_solve_bit_for_bit():
         return out
 
     # The public solve again with the data closed over (constants inside jit).
-    closed = jax.jit(lambda: [_public(*s) for s in systems])()
+    with jax.default_device(cpu):
+        closed = jax.jit(lambda: [_public(*s) for s in systems])()
     for (name, _), (ip, sc, pub), const in zip(KERNEL_CASES, run(systems), closed):
         for other in (sc, pub, const):
             np.testing.assert_array_equal(np.asarray(ip, np.complex128),

@@ -37,8 +37,11 @@ import splines
 from _lowered import custom_calls, functions, lowered_text
 from _systems import dense, lapack_solve
 from splines._linalg.kernels import (
+    DEFAULT_KERNELS,
+    GPU_KERNELS,
     PLATFORM_KERNELS,
     gpu_kernels,
+    kernels_for,
     splines_cusparse_gtsv,
     splines_gtsv_scan,
     splines_thomas_scan,
@@ -105,8 +108,8 @@ def test_gpu_kernel_is_one_named_function_without_loops():
         (True, (3, 64), np.complex64, "splines_gtsv_scan"),  # Triton has no complex numbers
         (False, (3, 64), np.float32, "splines_cusparse_gtsv"),
         (False, (100_000,), np.float32, "splines_cusparse_gtsv"),  # one long system
-        (False, (10_000, 4), np.float32, "splines_pallas_thomas"),  # many systems
-        (False, (10_000, 4), np.complex64, "splines_cusparse_gtsv"),
+        (False, (100_000, 4), np.float32, "splines_cusparse_gtsv"),  # many systems
+        (False, (3, 64), np.complex64, "splines_cusparse_gtsv"),
     ],
     ids=str,
 )
@@ -125,10 +128,10 @@ def test_cuda_kernel_is_chosen_by_pivoting_batch_and_dtype(pivoting, shape, dtyp
 @pytest.mark.parametrize("pivoting", [False, True])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.complex128])
 def test_gpu_kernels_solve_as_the_scan_kernels(pivoting, dtype):
-    """The GPU's choice (Pallas kernels in interpret mode) on a batch past the Pallas
-    Thomas threshold and on one system, every dtype."""
+    """The GPU's choice (its Pallas kernel in interpret mode) on many small systems and on
+    one, every dtype."""
     kernels = gpu_kernels(interpret=True)
-    for shape in [(10_000, 3), (40,)]:
+    for shape in [(1_000, 3), (40,)]:
         system = _dominant_system(np.random.default_rng(shape[0]), shape, dtype)
         wide = [a.astype(np.result_type(dtype, np.float32)) for a in system]
         got = np.asarray(jax.jit(kernels.pick(pivoting))(*system))
@@ -141,11 +144,44 @@ def test_gpu_kernels_solve_as_the_scan_kernels(pivoting, dtype):
 def test_eager_solve_runs_the_kernel_of_the_arguments_platform(monkeypatch):
     """Arrays on the CPU of a machine whose default backend is a GPU: the CPU's kernels
     (the GPU's pivoting kernel, Pallas, would refuse to run on the CPU)."""
-    monkeypatch.setattr(jax, "default_backend", lambda: "cuda")
+    monkeypatch.setattr(jax, "default_backend", lambda: "gpu")  # jax's name for CUDA, ROCm
     system = _dominant_system(np.random.default_rng(1), (3, 16), np.float32)
     with jax.disable_jit():
         got = np.asarray(splines.tridiagonal_solve(*system))
     np.testing.assert_allclose(got, np.asarray(splines_gtsv_scan(*system)), rtol=1e-5)
+
+
+def test_a_device_platform_finds_the_kernels_its_lowering_uses():
+    """jax names a CUDA or ROCm device's platform "gpu" (`Device.platform`,
+    `jax.default_backend`); the lowering rules are registered as "cuda" and "rocm"."""
+    assert kernels_for("gpu") is GPU_KERNELS is kernels_for("cuda") is kernels_for("rocm")
+    assert kernels_for("cpu") is PLATFORM_KERNELS["cpu"]
+    assert kernels_for("tpu") is DEFAULT_KERNELS
+
+
+def test_cuda_solves_without_pivoting_export_at_any_batch():
+    """cuSPARSE (no Triton call): a fit of 10 000 columns exports for CUDA as it is."""
+    x, xp = jnp.array([0.3, 0.7]), np.linspace(0, 1, 6)
+    fit = jax.jit(lambda fp: splines.interp1d(x, xp, fp, "cubic2"))
+    exported = jax.export.export(fit, platforms=("cuda",))(jnp.ones((6, 10_000)))
+    assert exported.platforms == ("cuda",)
+
+
+@pytest.mark.parametrize("dtype", [jnp.float16, jnp.bfloat16], ids=lambda d: d.__name__)
+def test_gpu_kernel_closed_forms_solve_half_precision_in_float32(dtype):
+    """n ≤ 2 are closed forms: computed in float32 and rounded once, as longer systems."""
+    lower, diag, upper, rhs = ([[-0.711]], [[3.375, 2.797]], [[-0.338]], [[-0.262, 2.172]])
+    half = [jnp.asarray(a, dtype) for a in (lower, diag, upper, rhs)]
+    in_float32 = splines_cusparse_gtsv(*(a.astype(jnp.float32) for a in half)).astype(dtype)
+    np.testing.assert_array_equal(splines_cusparse_gtsv(*half), in_float32)
+
+
+def test_gpu_kernel_of_an_empty_batch_calls_no_cusparse():
+    """cuSPARSE rejects a batch of zero systems: the empty solution needs no call."""
+    empty = [jnp.zeros((0, 4)), jnp.ones((0, 5)), jnp.zeros((0, 4)), jnp.ones((0, 5))]
+    text = lowered_text(splines_cusparse_gtsv, *empty, platform="cuda")
+    assert not custom_calls(text)
+    assert splines_cusparse_gtsv(*empty).shape == (0, 5)
 
 
 def _fixed_system(shape, dtype, scale=1.0):

@@ -36,7 +36,7 @@ from jax.interpreters import ad, batching, mlir
 from jaxtyping import Array, ArrayLike, Float
 
 from .._utils.dtypes import lists_to_arrays, promote_inexact
-from .kernels import DEFAULT_KERNELS, PLATFORM_KERNELS
+from .kernels import DEFAULT_KERNELS, PLATFORM_KERNELS, kernels_for
 from .operators import bands_and_rhs
 
 if TYPE_CHECKING:
@@ -157,7 +157,7 @@ def _impl(*args, pivoting):
     """
     platforms = {d.platform for a in args if isinstance(a, jax.Array) for d in a.devices()}
     platform = platforms.pop() if len(platforms) == 1 else jax.default_backend()
-    return PLATFORM_KERNELS.get(platform, DEFAULT_KERNELS).pick(pivoting)(*args)
+    return kernels_for(platform).pick(pivoting)(*args)
 
 
 def _lowering(kernels):

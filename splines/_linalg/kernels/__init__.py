@@ -7,8 +7,8 @@ LAPACK gtsv, for `pivoting=True`).  A platform without an entry in
 `PLATFORM_KERNELS` uses `DEFAULT_KERNELS`.
 
 On a GPU the registered kernels are one device call each (`gpu`): cuSPARSE
-and the Pallas kernels `pallas_thomas` and `pallas_gtsv` (one system per GPU
-thread), as a measurement on a real GPU chose them.
+without pivoting, the Pallas kernel `pallas_gtsv` (one system per GPU
+thread) with it, as a measurement on a real GPU chose them.
 """
 
 from typing import Callable, NamedTuple
@@ -41,16 +41,21 @@ CPU_KERNELS = SolveKernels(thomas=_thomas_cpu, pivoting=splines_gtsv_scan)
 
 
 def gpu_kernels(interpret: bool = False) -> SolveKernels:
-    """The GPU's kernels (`gpu`); ``interpret=True`` runs their Pallas kernels on any platform."""
-    return SolveKernels(thomas=gpu.thomas(interpret), pivoting=gpu.pivoting(interpret))
+    """The GPU's kernels (`gpu`); ``interpret=True`` runs their Pallas kernel on any platform."""
+    return SolveKernels(thomas=gpu.thomas, pivoting=gpu.pivoting(interpret))
 
 
 GPU_KERNELS = gpu_kernels()
 
-# Platform name (as in `jax.devices()[0].platform`) → its kernels.
+# Lowering platform → its kernels.
 PLATFORM_KERNELS = {"cpu": CPU_KERNELS, "cuda": GPU_KERNELS, "rocm": GPU_KERNELS}
 
+
+def kernels_for(platform: str) -> SolveKernels:
+    """The kernels of a device's ``platform``: jax calls CUDA and ROCm devices "gpu"."""
+    return PLATFORM_KERNELS.get("cuda" if platform == "gpu" else platform, DEFAULT_KERNELS)
+
 __all__ = [
-    "CPU_KERNELS", "DEFAULT_KERNELS", "GPU_KERNELS", "PLATFORM_KERNELS", "SolveKernels", "gpu_kernels",
-    "splines_cusparse_gtsv", "splines_gtsv_scan", "splines_thomas_inplace", "splines_thomas_scan",
+    "CPU_KERNELS", "DEFAULT_KERNELS", "GPU_KERNELS", "PLATFORM_KERNELS", "SolveKernels",
+    "gpu_kernels", "kernels_for", "splines_cusparse_gtsv", "splines_gtsv_scan", "splines_thomas_inplace", "splines_thomas_scan",
 ]  # fmt: skip

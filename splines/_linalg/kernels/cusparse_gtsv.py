@@ -23,7 +23,8 @@ are solved here in closed form:
 (one Thomas step: every product is of the matrix's scale, never its square,
 so entries near the ends of the float range do not overflow).  cuSPARSE
 takes f32, f64, c64 and c128 only (jaxlib's ``Gtsv2`` handler): half
-precision is solved in f32 and rounded back.
+precision is solved in f32 and rounded back (the closed forms too), and no
+batch of zero systems (it returns the empty solution without a call).
 
 The arithmetic is tested on CPU (where lax's solve is LAPACK ``gtsv``) against
 the scan kernels; tests/test_lowering.py checks the CUDA program.
@@ -39,15 +40,17 @@ from ..._utils.dtypes import compute_dtype
 def splines_cusparse_gtsv(lower, diag, upper, rhs):
     """Solve ``(..., n)`` systems without pivoting; ``lower``/``upper`` ``(..., n-1)``."""
     n = rhs.shape[-1]
-    if n == 1:
-        return rhs / diag
-    if n == 2:
-        return _two_by_two(lower[..., 0], diag, upper[..., 0], rhs)
     wide = compute_dtype(rhs.dtype)
     if wide != rhs.dtype:  # f16/bf16: cuSPARSE has no half precision
         return splines_cusparse_gtsv(*(a.astype(wide) for a in (lower, diag, upper, rhs))).astype(
             rhs.dtype
         )
+    if rhs.size == 0:
+        return rhs
+    if n == 1:
+        return rhs / diag
+    if n == 2:
+        return _two_by_two(lower[..., 0], diag, upper[..., 0], rhs)
     zero = jnp.zeros(rhs.shape[:-1] + (1,), rhs.dtype)
     dl = jnp.concatenate([zero, lower], axis=-1)
     du = jnp.concatenate([upper, zero], axis=-1)

@@ -27,9 +27,10 @@ import splines
 from _lowered import ROLLED_SEARCH, functions, loops_outside_kernels, lowered_text
 from splines._pieces import search as _search
 
-KERNELS = {"unrolled": _search.unrolled, "rolled": _search.rolled}
-# 2 breaks: no step; 17 / 18: the last with 4 steps / the first with 5; 65: 2^6 + 1.
-SIZES = [2, 3, 4, 5, 17, 18, 19, 64, 65, 1000]
+KERNELS = {"unrolled": _search.unrolled, "rolled": _search.rolled, "counted": _search.counted}
+# 2 breaks: no step; 17 / 18: the last with 4 steps / the first with 5; 33 / 34: the
+# last counted on CPU / the first searched; 65: 2^6 + 1.
+SIZES = [2, 3, 4, 5, 17, 18, 19, 33, 34, 64, 65, 1000]
 
 
 def reference(x, breaks, right_closed=False):
@@ -98,12 +99,22 @@ def test_mixed_dtypes_compare_in_the_wider_one():
         _search.locate(jnp.asarray([1.0 + 1e-12, 1.0]), jnp.asarray(wide, jnp.float32)), [2, 2])
 
 
+@pytest.mark.parametrize("kernel", list(KERNELS))
+def test_every_kernel_gives_piece_0_for_nan_breaks(kernel):
+    """Poisoned (NaN) breaks: every comparison fails, so piece 0 whatever the kernel."""
+    breaks = jnp.full(20, jnp.nan)
+    x = jnp.array([-1.0, 0.5, 7.0, jnp.nan, jnp.inf])
+    for right_closed in (False, True):
+        j = KERNELS[kernel](x, breaks, right_closed=right_closed)
+        np.testing.assert_array_equal(j, np.zeros(5, np.int32))
+
+
 @pytest.mark.parametrize(
     "queries_, n, expected",
-    [(64, 18, "rolled"), (10**5, 1000, "rolled"), (63, 1000, "unrolled"),
-     (10**5, 17, "unrolled"), (8, 8, "unrolled")],
+    [(64, 34, "rolled"), (10**5, 1000, "rolled"), (63, 1000, "unrolled"),
+     (10**5, 33, "counted"), (64, 18, "counted"), (8, 8, "counted"), (1, 2, "counted")],
 )  # fmt: skip
-def test_cpu_runs_the_loop_for_long_searches_only(queries_, n, expected):
+def test_cpu_counts_few_breaks_and_loops_over_long_searches(queries_, n, expected):
     assert _search.cpu_kernel(queries_, n) is KERNELS[expected]
 
 
@@ -226,7 +237,8 @@ def _locate_around_the_switch(x, b):
 @pytest.mark.parametrize("breaks_kind", ["one-nan", "all-nan", "last-nan", "descending", "random"])
 @pytest.mark.parametrize("n", [2, 3, 18, 65])
 def test_invalid_breaks_still_give_an_index_in_range(n, breaks_kind):
-    # Unsorted or NaN breaks: no meaning, but j stays in [0, n-2] and both kernels agree.
+    # Unsorted or NaN breaks: no meaning, but j stays in [0, n-2] and both searches agree
+    # (counting, which needs no order, may find another piece: the data is poisoned).
     rng = np.random.default_rng(n)
     b = rng.normal(size=n)
     if breaks_kind == "one-nan":
@@ -240,9 +252,10 @@ def test_invalid_breaks_still_give_an_index_in_range(n, breaks_kind):
         b = np.sort(b)[::-1].copy()
     x = np.concatenate([rng.normal(size=100) * 3, [np.nan, np.inf, -np.inf], b])
     for rc in (False, True):
-        ju, jr = (np.asarray(k(x, b, right_closed=rc)) for k in KERNELS.values())
+        ju, jr, jc = (np.asarray(k(x, b, right_closed=rc)) for k in KERNELS.values())
         np.testing.assert_array_equal(ju, jr)
-        assert ju.min() >= 0 and ju.max() <= n - 2
+        for j in (ju, jc):
+            assert j.min() >= 0 and j.max() <= n - 2
 
 
 @pytest.mark.parametrize("dtype", [jnp.bfloat16, jnp.float16])

@@ -119,9 +119,10 @@ def _prepared_data(args: FitArgs, spec: FitSpec):
     d = len(args.knots)
     data = jnp.concatenate([_grid_first(a, spec.axis, d) for a in (args.fp, *args.given)], -1)
     options, valid = method_options(args.tension)
-    for axis, (xp, period, periodic) in enumerate(zip(args.knots, args.periods, spec.periodic)):
-        if period is None:
-            valid = valid & knots_are_valid(xp)
+    unwrapped = [xp for xp, period in zip(args.knots, args.periods) if period is None]
+    if unwrapped:
+        valid = valid & knots_are_valid(*unwrapped)
+    for axis, (period, periodic) in enumerate(zip(args.periods, spec.periodic)):
         if periodic and period is None:  # its values must repeat the first ones
             closed, ends_valid = close_at_last_knot(jnp.moveaxis(data, axis, 0), spec.knot_eps)
             data, valid = jnp.moveaxis(closed, 0, axis), valid & ends_valid

@@ -11,10 +11,18 @@ into the padding).  No `while` is needed, and none is used where a loop costs
 a host round trip per step (GPUs, docs/architecture.md §6).
 
 The steps run in one of two ways, chosen per platform when the program is
-lowered (`locate_p`, as `_linalg.tridiagonal` chooses its solve kernels):
+lowered (`locate_p`, as `_linalg.tridiagonal` chooses its solve kernels), and
+few breaks are counted instead:
 
 - ``unrolled``: the p steps in line.  Everywhere but on CPU, and on CPU for
-  tiny problems.
+  few queries.
+- ``counted``: ``j = #{k ∈ 1 … n−2 : breaks[k] ≤ x}`` — for increasing breaks
+  the same j, and 0 for a NaN query or NaN (poisoned) breaks, as the search
+  gives.  One fusion however many steps: on CPU up to 5 steps (n ≤ 33),
+  where the n − 2 compares cost less than the steps' gathers, and a grid's
+  per-axis searches stay few thunks (XLA:CPU runs a program of at most 8
+  thunks in line, and hands a larger one with independent thunks to its
+  thread pool: ~50 µs on 2 cores).
 - ``rolled``: a `fori_loop` over the steps, each step one pass over all
   queries (CPU, long searches).  In line, XLA:CPU cuts the chain of gathers
   into several fusions, and every consumer of j (the piece's breaks, its
@@ -37,13 +45,17 @@ from .._utils.validate import poison
 
 locate_p = Primitive("splines_locate")
 
-# When XLA:CPU runs the rolled search: at ≥ 5 steps (n ≥ 18 breaks) and ≥ 64
+# When XLA:CPU runs the rolled search (past the counted ones): at ≥ 5 steps and ≥ 64
 # queries.  Measured (2-core CPU, f32, blocked medians of `locate` alone, µs,
 # unrolled / rolled): n=64 q=1000 65 / 64; n=1000
 # q=1e5 2565 / 1172; n=1e4 q=1e4 661 / 256; n=8 q=1e5 178 / 528 (3 steps: one
 # fusion, in line wins); q=8: 11-19 / 12-20 (the loop's fixed cost).
 _ROLLED_MIN_STEPS = 5
 _ROLLED_MIN_QUERIES = 64
+# XLA:CPU counts the piece up to this many steps (n ≤ 33 breaks).  Measured (2-core
+# CPU, f32, jitted cubic2 fit + evaluate, µs, search / count): n=16 q=1e5 946 / 344;
+# n=32 q=1e3 55 / 25, q=1e5 934 / 445; n=64 q=1e5 1058 / 3237 (6 steps: the search).
+_COUNTED_MAX_STEPS = 5
 
 
 def locate(x, breaks, right_closed: bool = False):
@@ -116,8 +128,16 @@ def splines_locate_rolled(rows, breaks, right_closed: bool):
     return _search(rows, breaks, right_closed, rolled=True)
 
 
+@partial(jax.jit, static_argnames="right_closed")
+def splines_locate_counted(rows, breaks, right_closed: bool):
+    inner = breaks[..., None, 1:-1]  # (*batch, 1, n − 2) against rows (*batch, m, 1)
+    below = inner < rows[..., None] if right_closed else inner <= rows[..., None]
+    return jnp.sum(below, axis=-1, dtype=jnp.int32)
+
+
 unrolled = _rows(splines_locate_unrolled)
 rolled = _rows(splines_locate_rolled)
+counted = _rows(splines_locate_counted)
 
 
 def cpu_kernel(queries: int, n: int):
@@ -125,6 +145,8 @@ def cpu_kernel(queries: int, n: int):
 
     A symbolic number of queries (`jax.export`) counts as many.
     """
+    if steps(n) <= _COUNTED_MAX_STEPS:
+        return counted
     many = not isinstance(queries, int) or queries >= _ROLLED_MIN_QUERIES  # int: not symbolic
     long = steps(n) >= _ROLLED_MIN_STEPS and many
     return rolled if long else unrolled

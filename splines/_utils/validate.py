@@ -39,17 +39,19 @@ def is_concrete(*arrays) -> bool:
 # ----------------------------------------------------------- shared tests --
 
 
-def knots_are_valid(xp):
-    """Finite, strictly increasing, with finite gaps, as a traced boolean.
+def knots_are_valid(*knots):
+    """Every knot sequence finite, strictly increasing, with finite gaps: a traced boolean.
 
     A NaN fails every comparison, so ``0 < diff < inf`` throughout means no
     NaN, a strictly increasing sequence and no gap that overflows (±max knots:
     an infinite width would make every piece's coordinate 0); such a sequence
-    is finite iff its two ends are: one reduction instead of two (each costs a
-    thread hand-off on XLA:CPU).
+    is finite iff its two ends are.  One reduction for all sequences (a grid's
+    axes): each reduction is a thunk of its own on XLA:CPU, and a program of
+    more than 8 independent thunks runs them on a thread pool.
     """
-    gaps = jnp.diff(xp)
-    return jnp.all((gaps > 0) & (gaps < jnp.inf)) & jnp.isfinite(xp[0]) & jnp.isfinite(xp[-1])
+    gaps = jnp.concatenate([jnp.diff(xp) for xp in knots])
+    ends = jnp.stack([xp[i] for xp in knots for i in (0, -1)])
+    return jnp.all((gaps > 0) & (gaps < jnp.inf)) & jnp.all(jnp.isfinite(ends))
 
 
 @functools.lru_cache(maxsize=64)

@@ -2,7 +2,7 @@
 
     python benchmarks/bench_gpu.py                        # default device → results/gpu_<device>.{json,md}
     python benchmarks/bench_gpu.py --device cpu --smoke   # tiny sizes: the test suite's run check
-    python benchmarks/bench_gpu.py --only kernel          # some cases → results/gpu_<device>_kernel.*
+    python benchmarks/bench_gpu.py --only kernel          # some cases: results/gpu_<dev>_kernel.*
     bash benchmarks/gpu_check.sh OUT_DIR                  # on a lent GPU: this, then the GPU tests
 
 Cases, each timed with its peers in one process (`_timing`: compiled first,

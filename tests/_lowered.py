@@ -8,9 +8,11 @@ import pytest
 _FUNC = re.compile(r"^\s*func\.func (?:public |private )?@([\w$.-]+)\(", re.M)
 _CALL = re.compile(r"(?<![\w.])(?:func\.)?call @([\w$.-]+)")  # jax prints both forms
 # The solve kernels of `splines._linalg.kernels`: no pivoting (on CPU, one small system
-# in place or a Thomas scan; one cuSPARSE call on GPUs), partial pivoting (gtsv scan).
+# in place or a Thomas scan; one cuSPARSE call on GPUs), partial pivoting (on CPU the
+# gtsv scan, on GPUs the Pallas gtsv), and the Pallas Thomas candidate.
 KERNEL_PREFIXES = ("splines_thomas_inplace", "splines_thomas_scan", "splines_gtsv_scan",
-                   "splines_cusparse_gtsv", "splines_pallas_thomas", "splines_pallas_gtsv")  # fmt: skip
+                   "splines_cusparse_gtsv", "splines_pallas_thomas",
+                   "splines_pallas_gtsv")  # fmt: skip
 # The one other kernel with a loop: XLA:CPU's cell search for long searches
 # (`splines._pieces.search`; never lowered for GPUs).
 ROLLED_SEARCH = "splines_locate_rolled"
@@ -20,7 +22,8 @@ _CUSTOM_CALL = re.compile(r"custom_call @([\w$.-]+)")
 # Tests of what XLA:CPU runs (which CPU kernel, lineax's CPU callbacks): on a machine
 # whose default backend is a GPU, a program without committed arguments runs there.
 needs_cpu_backend = pytest.mark.skipif(
-    jax.default_backend() != "cpu", reason="a test of the CPU program: the default backend is not the CPU"
+    jax.default_backend() != "cpu",
+    reason="a test of the CPU program: the default backend is not the CPU",
 )
 
 

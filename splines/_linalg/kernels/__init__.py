@@ -55,7 +55,9 @@ def kernels_for(platform: str) -> SolveKernels:
     """The kernels of a device's ``platform``: jax calls CUDA and ROCm devices "gpu"."""
     return PLATFORM_KERNELS.get("cuda" if platform == "gpu" else platform, DEFAULT_KERNELS)
 
+
 __all__ = [
     "CPU_KERNELS", "DEFAULT_KERNELS", "GPU_KERNELS", "PLATFORM_KERNELS", "SolveKernels",
-    "gpu_kernels", "kernels_for", "splines_cusparse_gtsv", "splines_gtsv_scan", "splines_thomas_inplace", "splines_thomas_scan",
+    "gpu_kernels", "kernels_for", "splines_cusparse_gtsv", "splines_gtsv_scan",
+    "splines_thomas_inplace", "splines_thomas_scan",
 ]  # fmt: skip

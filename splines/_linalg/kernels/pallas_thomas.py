@@ -12,9 +12,9 @@ sweep overwrites in place.  Memory traffic per unknown: read a, b, c, d;
 write and read back c', d'; write x — 9 values, against 5 for a solve that
 keeps everything in registers (impossible for n beyond a few hundred).
 
-The GPU's kernel for ``pivoting=False`` on many systems (`gpu`; cuSPARSE
-serves fewer).  Arithmetic tested on CPU in interpret mode
-(tests/test_kernels.py), CUDA program in tests/test_lowering.py.
+A candidate for ``pivoting=False`` on GPUs, measured and not registered:
+`gpu` says why cuSPARSE serves every size.  Arithmetic tested on CPU in
+interpret mode (tests/test_kernels.py), CUDA program in tests/test_lowering.py.
 """
 
 from functools import partial

@@ -132,7 +132,7 @@ def evaluate(queries: tuple, breaks: tuple, table, fill, spec: EvalSpec, end=Non
         local = take_pieces(table, cells[0].index)  # (m, k, p)
     else:
         corners = _gather_corners(table, breaks, cells)  # (m, 2 or 1, …, k, slots)
-        cells, corners = _from_last_breaks(cells, corners, breaks)
+        cells = _from_last_breaks(cells, corners.shape[1 : 1 + len(breaks)], breaks)
         widths = jnp.stack([in_axis_units(c.width, b) for c, b in zip(cells, breaks)], axis=-1)
         local = jax.vmap(partial(cell_pieces, method))(corners, widths)
     results = []
@@ -258,42 +258,45 @@ def _gather_corners(nodes, breaks: tuple, cells):
     """The node data of each query's cell: ``(m, c_0, …, c_{d-1}, k, slots)``, one gather.
 
     Along an axis with a node on every break a cell has two corners, j and
-    j + 1 (c_a = 2); "nearest" holds one value per piece (c_a = 1).
+    j + 1 (c_a = 2), taken in reverse where the query is on the axis' last
+    break (`_from_last_breaks`: the index does it, no pass over the data);
+    "nearest" holds one value per piece (c_a = 1).
     """
     d = len(breaks)
     counts = [2 if nodes.shape[a] == breaks[a].shape[0] else 1 for a in range(d)]
     flat = jnp.reshape(nodes, (math.prod(nodes.shape[:d]),) + nodes.shape[d:])  # k may be 0
     strides = np.cumprod((1,) + nodes.shape[d - 1 : 0 : -1])[::-1]  # row-major, per axis
-    index = sum(cell.index[:, None] * int(stride) for cell, stride in zip(cells, strides))
-    gathered = take_pieces(flat, index + _corner_offsets(counts, strides))  # (m, ∏c_a, k, s)
+    corners = np.indices(counts).reshape(d, 1, -1)  # each corner's place along each axis
+    index = 0
+    for cell, b, count, place, stride in zip(cells, breaks, counts, corners, strides):
+        place = jnp.asarray(place, jnp.int32)
+        if count == 2:
+            place = jnp.where(_on_last_break(cell, b)[:, None], 1 - place, place)
+        index = index + (cell.index[:, None] + place) * int(stride)
+    gathered = take_pieces(flat, index)  # (m, ∏c_a, k, slots)
     return jnp.reshape(gathered, gathered.shape[:1] + tuple(counts) + gathered.shape[2:])
 
 
-def _corner_offsets(counts, strides):
-    """Flat offsets of a cell's corners from its first, corner axes in row-major order."""
-    grids = np.meshgrid(*(np.arange(c) * int(s) for c, s in zip(counts, strides)),
-                        indexing="ij")  # fmt: skip
-    return jnp.asarray(sum(grids).reshape(-1), dtype=jnp.int32)
+def _on_last_break(cell, breaks):
+    return cell.x == breaks[-1]
 
 
-def _from_last_breaks(cells, corners, breaks: tuple):
+def _from_last_breaks(cells, counts, breaks: tuple):
     """Cells seen from their far end where a query is on the last break of an axis.
 
-    Reversing the cell along that axis — its corners swapped, its width
-    negated, so that ``t = (x − end) / (−h)`` is 0 there — is the same
-    polynomial (``p(1 − t)``: the slopes change sign with the width, and the
-    derivatives with the 1/h factors), with the data exact at t = 0.
+    Reversing the cell along that axis — its corners swapped (`_gather_corners`),
+    its width negated, so that ``t = (x − end) / (−h)`` is 0 there — is the
+    same polynomial (``p(1 − t)``: the slopes change sign with the width, and
+    the derivatives with the 1/h factors), with the data exact at t = 0.
     """
     flipped = []
-    for axis, (cell, b) in enumerate(zip(cells, breaks)):
-        if corners.shape[1 + axis] == 2:  # "nearest" holds one constant per cell
-            on_end = cell.x == b[-1]
-            mask = jnp.reshape(on_end, (-1,) + (1,) * (corners.ndim - 1))
-            corners = jnp.where(mask, jnp.flip(corners, axis=1 + axis), corners)
+    for cell, b, count in zip(cells, breaks, counts):
+        if count == 2:  # "nearest" holds one constant per cell
+            on_end = _on_last_break(cell, b)
             cell = cell._replace(start=jnp.where(on_end, b[-1], cell.start),
                                  width=jnp.where(on_end, -cell.width, cell.width))  # fmt: skip
         flipped.append(cell)
-    return flipped, corners
+    return flipped
 
 
 def cell_pieces(method: Method, corners, widths):

@@ -68,6 +68,7 @@ from .._methods.units import as_dydx, knot_units
 from .._pieces.periodic import close_at_last_knot, fit_periodic, wrap_periodic_knots
 from .._pieces.polynomials import split_last_piece
 from .._utils.columns import column_values, restore_axis, to_columns
+from .._utils.dtypes import power_of_two
 from .._utils.validate import finite_columns, knots_are_valid, poison
 from .prepare import FitArgs, FitSpec
 
@@ -299,11 +300,4 @@ def _powers_of_two(breaks):
     info = jnp.finfo(breaks.dtype)
     _, e = jnp.frexp(jax.lax.stop_gradient(breaks[-1] / 2 - breaks[0] / 2))
     k = jnp.clip(e + 1, info.minexp, -info.minexp)  # |k| ≤ 126 (f32), 1022 (f64)
-    return _power_of_two(-k, info), _power_of_two(k, info)
-
-
-def _power_of_two(k, info):
-    """``2^k`` for an integer k of the normal range: biased exponent bits, zero mantissa."""
-    int_type = jnp.int32 if info.bits == 32 else jnp.int64
-    bits = (k.astype(int_type) + (info.maxexp - 1)) << info.nmant
-    return jax.lax.bitcast_convert_type(bits, info.dtype)
+    return power_of_two(-k, breaks.dtype), power_of_two(k, breaks.dtype)

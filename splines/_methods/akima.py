@@ -20,18 +20,17 @@ taken in that unit, ``m_j g_i = Δ_j · g_i / h_j`` — the extrapolated ones ar
 value differences in the unit of the end cell, ``E_{-1} = 2 Δ_0 − Δ_1 h_0/h_1``,
 ``E_{-2} = 2 E_{-1} − Δ_0``, with width h_0 — and the weights are ratios.  The
 cutoff compares quantities in x units across knots, ``f_i / g_i`` (in the
-knots' units), which can underflow: it compares their logarithms,
-``log2 f_i − log2 g_i``.
+knots' units), which can over- or underflow: it compares them as mantissas
+and exponents (`_above_cutoff`).
 """
-
-import math
 
 import jax
 import jax.numpy as jnp
 
+from .._utils.dtypes import power_of_two
 from .units import knot_units
 
-_LOG2_BREAK = math.log2(1e-9)  # scipy's cutoff for undefined weights, relative to their maximum
+_BREAK = 1e-9  # scipy's cutoff for undefined weights, relative to their maximum
 
 
 def akima_slopes(h, values, keep):
@@ -82,14 +81,26 @@ def _window(h, delta):
 
 
 def _above_cutoff(total, g):
-    """``total_i / g_i > 10⁻⁹ · max_j total_j / g_j`` in logarithms (x units can underflow).
+    """``total_i / g_i > 10⁻⁹ · max_j total_j / g_j``, exactly, for quotients past the
+    float range (x units can over- or underflow).
 
-    The maximum runs over the finite totals only: a NaN or inf from bad data at
-    one knot must not move every knot's cutoff (traced data are not checked
-    eagerly).
+    Each quotient as ``r · 2^E`` from the mantissas and exponents (`frexp`, bit
+    operations): ``r = r_t / r_g`` scaled into [1, 2), ``E = e_t − e_g``.  The
+    largest is the one of largest E, then largest r; a quotient D = E_max − E
+    octaves below it is above the cutoff iff ``r · 2^{−D} > 10⁻⁹ r_max`` (D
+    clipped at 64: 2^{−64} is below the cutoff whatever r).  The maximum runs
+    over the finite, nonzero totals only: a NaN or inf from bad data at one
+    knot must not move every knot's cutoff (traced data are not checked eagerly).
     """
     total, g = jax.lax.stop_gradient((total, g))  # a comparison: no derivative
-    log_x = jnp.log2(total) - jnp.log2(g)[:, None]  # log2 0 = −inf: never above
-    finite = jnp.isfinite(total)
-    largest = jnp.max(jnp.where(finite, log_x, -jnp.inf), initial=-jnp.inf)
-    return log_x > largest + _LOG2_BREAK
+    r_total, e_total = jnp.frexp(total)
+    r_g, e_g = jnp.frexp(g)
+    r, e = r_total / r_g[:, None], e_total - e_g[:, None]  # r in (1/2, 2), or 0, inf, NaN
+    below_one = r < 1
+    r, e = jnp.where(below_one, 2 * r, r), jnp.where(below_one, e - 1, e)
+    counts = jnp.isfinite(total) & (total > 0)
+    lowest = jnp.iinfo(e.dtype).min
+    e_max = jnp.max(jnp.where(counts, e, lowest), initial=lowest)
+    r_max = jnp.max(jnp.where(counts & (e == e_max), r, 0), initial=0)
+    octaves_below = jnp.clip(e_max - e, 0, 64)
+    return r * power_of_two(-octaves_below, r.dtype) > _BREAK * r_max

@@ -129,6 +129,16 @@ def constant(value: float, dtype) -> jax.Array:
         return jnp.asarray(value, dtype)
 
 
+def power_of_two(k, dtype):
+    """``2^k`` in the real ``dtype`` for integers k of its normal range, exactly: the
+    biased exponent's bits and a zero mantissa (`jnp.ldexp` and `exp2` are a power
+    or an exponential, slower, and ``exp2`` rounds)."""
+    info = jnp.finfo(dtype)
+    int_type = jnp.int32 if info.bits == 32 else jnp.int64
+    bits = (jnp.asarray(k).astype(int_type) + (info.maxexp - 1)) << info.nmant
+    return jax.lax.bitcast_convert_type(bits, info.dtype)
+
+
 class NotRealError(TypeError, ValueError):
     """A value that is not a real number or array (complex, a string, a ragged object
     array) where one is needed.  A `TypeError` (it is the value's type) and a

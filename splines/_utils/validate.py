@@ -16,6 +16,7 @@ test ``jnp.isnan`` on the result.
 """
 
 import functools
+import math
 
 import jax
 import jax.numpy as jnp
@@ -156,8 +157,12 @@ def finite_columns(table, axis: int):
     the inputs it is an independent piece of the program, which XLA:CPU hands
     to its thread pool (docs/architecture.md §6), doubling the time of a small fit.
     """
-    axes = tuple(a for a in range(table.ndim) if a != axis % table.ndim)
-    return jnp.all(jnp.isfinite(table), axis=axes)
+    axis = axis % table.ndim
+    shape = (math.prod(table.shape[:axis]), table.shape[axis], math.prod(table.shape[axis + 1 :]))
+    finite = jnp.isfinite(jnp.reshape(table, shape))
+    # The entries behind a column first, then the rows: XLA:CPU vectorises these
+    # two reductions, and not one over the axes on both sides of the column (2-8x).
+    return jnp.all(jnp.all(finite, axis=2), axis=0)
 
 
 # ------------------------------------------------------------ eager tests --

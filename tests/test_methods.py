@@ -578,6 +578,35 @@ def _akima_sharp_corner(delta_scale):
     return np.arange(8.0), np.concatenate([[0.0], np.cumsum(m)[:-1]]), 8.0
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_akima_cutoff_is_exact_for_quotients_past_the_float_range(dtype):
+    """The cutoff ``total_i / g_i > 10⁻⁹ max_j total_j / g_j`` on weight sums and
+    widths spread over the whole normal range, where the quotients over- or
+    underflow: the same decisions as exact rational arithmetic, except within
+    10⁻⁴ of the threshold (the reduction keeps the largest quotient to 2⁻¹⁵)."""
+    from fractions import Fraction
+
+    from splines._methods.akima import _above_cutoff
+
+    rng = np.random.default_rng(7)
+    decades = 36 if dtype == np.float32 else 300
+    n, k = 9, 3  # one program per dtype
+    for trial in range(40):
+        g = (10.0 ** rng.uniform(-decades, decades, n)).astype(dtype)
+        total = (10.0 ** rng.uniform(-decades, decades, (n, k))).astype(dtype)
+        if trial % 2:  # clustered around the cutoff of the largest quotient
+            total = (10.0 ** rng.uniform(-10.5, 0, (n, k)) * g[:, None] / g.max()).astype(dtype)
+        total[(rng.random((n, k)) < 0.2) | (total < np.finfo(dtype).tiny)] = 0  # XLA flushes subnormals
+        got = np.asarray(_above_cutoff(jnp.asarray(total), jnp.asarray(g)))
+        exact = [[Fraction(float(t)) / Fraction(float(w)) for t in row] for row, w in zip(total, g)]
+        cutoff = Fraction(1, 10**9) * max(q for row in exact for q in row)
+        for i, row in enumerate(exact):
+            for j, q in enumerate(row):
+                if cutoff and abs(q / cutoff - 1) < Fraction(1, 10**4):
+                    continue
+                assert got[i, j] == (q > cutoff), (trial, i, j, float(q), float(cutoff))
+
+
 def test_periodic_akima_slopes_do_not_depend_on_the_first_knot_near_the_cutoff():
     """Knot 2's weights sum to 1.6e-9 × 3 (the largest sum over the period), above
     scipy's cutoff 1e-9 × 3: the weighted slope 0.8, whichever knot starts the period.

@@ -27,7 +27,6 @@ and exponents (`_above_cutoff`).
 import jax
 import jax.numpy as jnp
 
-from .._utils.dtypes import power_of_two
 from .units import knot_units
 
 _BREAK = 1e-9  # scipy's cutoff for undefined weights, relative to their maximum
@@ -81,26 +80,30 @@ def _window(h, delta):
 
 
 def _above_cutoff(total, g):
-    """``total_i / g_i > 10⁻⁹ · max_j total_j / g_j``, exactly, for quotients past the
-    float range (x units can over- or underflow).
+    """``total_i / g_i > 10⁻⁹ · max_j total_j / g_j`` for quotients past the float
+    range (x units can over- or underflow).
 
-    Each quotient as ``r · 2^E`` from the mantissas and exponents (`frexp`, bit
-    operations): ``r = r_t / r_g`` scaled into [1, 2), ``E = e_t − e_g``.  The
-    largest is the one of largest E, then largest r; a quotient D = E_max − E
-    octaves below it is above the cutoff iff ``r · 2^{−D} > 10⁻⁹ r_max`` (D
-    clipped at 64: 2^{−64} is below the cutoff whatever r).  The maximum runs
-    over the finite, nonzero totals only: a NaN or inf from bad data at one
-    knot must not move every knot's cutoff (traced data are not checked eagerly).
+    Each quotient as ``r · 2^E`` (`frexp`: mantissas and exponents), r in
+    [1, 2): the key ``E + (r − 1)`` rises with the quotient, so one reduction
+    finds the largest, ``M = r_M 2^{E_M}`` (r_M to 2⁻¹⁵ in float32, where the
+    key's bits hold E too).  Each row then compares its totals with one
+    threshold, ``T_i = 10⁻⁹ r_M r_i · 2^{E_M + e_i}`` for ``g_i = r_i 2^{e_i}``,
+    which saturates at 0 or inf exactly where every total or none passes: the
+    elementwise test is one comparison.  The maximum runs over the finite,
+    nonzero totals only: a NaN or inf from bad data at one knot must not move
+    every knot's cutoff (traced data are not checked eagerly; that column is
+    NaN whichever side its infinite total falls).
     """
     total, g = jax.lax.stop_gradient((total, g))  # a comparison: no derivative
     r_total, e_total = jnp.frexp(total)
     r_g, e_g = jnp.frexp(g)
-    r, e = r_total / r_g[:, None], e_total - e_g[:, None]  # r in (1/2, 2), or 0, inf, NaN
+    r, e = r_total / r_g[:, None], e_total - e_g[:, None]  # r in (1/2, 2)
     below_one = r < 1
-    r, e = jnp.where(below_one, 2 * r, r), jnp.where(below_one, e - 1, e)
+    key = jnp.where(below_one, e - 1, e).astype(r.dtype) + jnp.where(below_one, 2 * r, r) - 1
     counts = jnp.isfinite(total) & (total > 0)
-    lowest = jnp.iinfo(e.dtype).min
-    e_max = jnp.max(jnp.where(counts, e, lowest), initial=lowest)
-    r_max = jnp.max(jnp.where(counts & (e == e_max), r, 0), initial=0)
-    octaves_below = jnp.clip(e_max - e, 0, 64)
-    return r * power_of_two(-octaves_below, r.dtype) > _BREAK * r_max
+    largest = jnp.max(jnp.where(counts, key, -jnp.inf), initial=-jnp.inf)
+    found = largest > -jnp.inf
+    e_max = jnp.floor(jnp.where(found, largest, 0))
+    r_max = jnp.where(found, largest - e_max + 1, 0)
+    threshold = jnp.ldexp(_BREAK * r_max * r_g, e_max.astype(e_g.dtype) + e_g)
+    return total > threshold[:, None]

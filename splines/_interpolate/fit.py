@@ -69,7 +69,7 @@ from .._pieces.periodic import close_at_last_knot, fit_periodic, wrap_periodic_k
 from .._pieces.polynomials import split_last_piece
 from .._utils.columns import column_values, restore_axis, to_columns
 from .._utils.dtypes import power_of_two
-from .._utils.validate import finite_columns, knots_are_valid, poison
+from .._utils.validate import knots_are_valid, poison, poison_columns
 from .prepare import FitArgs, FitSpec
 
 
@@ -91,7 +91,7 @@ def fit(args: FitArgs, spec: FitSpec):
     build = partial(_pieces_of, method, spec, bc_values, options)
     breaks, table = _close_periods(build, method, args.knots, data, args.periods, spec, 0)
     factor = poison(valid)
-    columns = factor * poison(finite_columns(table, axis=-2))
+    columns = factor * poison_columns(table, axis=-2)
     end = None
     if len(breaks) == 1:  # the last knot's values, or the first's where they close a period
         end = data[0 if spec.periodic[0] else -1, : math.prod(spec.column_shape)] * columns
@@ -109,7 +109,7 @@ def knot_slopes(args: FitArgs, spec: FitSpec):
     bc_values = tuple(column_values(v, spec.column_shape, data.dtype) for v in args.bc_values)
     ends = EndConditions(spec.bc_kinds[0], bc_values)
     slopes = as_dydx(get_method(spec.method).slopes(widths, data, ends, **options), widths)
-    return slopes * (poison(valid) * poison(finite_columns(slopes, axis=1)))
+    return slopes * (poison(valid) * poison_columns(slopes, axis=1))
 
 
 def _prepared_data(args: FitArgs, spec: FitSpec):

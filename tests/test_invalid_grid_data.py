@@ -303,3 +303,22 @@ def test_grid_bad_input_raises_and_bad_traced_knots_or_period_give_nan():
     )
     assert np.isnan(traced(jnp.asarray([0.0, 1, 1, 3]), 4.0))  # bad knots: NaN
     assert np.isnan(traced(jnp.asarray(xp), 2.0))  # 2 and 3 wrap onto 0 and 1: NaN
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("where", [0, 123_456, -1])
+def test_one_bad_value_anywhere_in_a_large_grid_makes_every_output_nan(bad, where):
+    """A 64³ table: XLA:CPU reduces large arrays with vectorised kernels whose
+    max/min drop NaN, so the column test must see a NaN at any entry of a table
+    of that size too (values and gradients NaN, as for small grids)."""
+    knots = [jnp.linspace(0.0, 1.0, 64)] * 3
+    values = np.ones((64, 64, 64), np.float32)
+    values.reshape(-1)[where] = bad
+    queries = [jnp.asarray(RNG.uniform(0, 1, 50), jnp.float32) for _ in range(3)]
+
+    def total(f):
+        return jnp.sum(interp3d(*queries, *knots, f, "linear"))
+
+    value, grad = jax.jit(jax.value_and_grad(total))(jnp.asarray(values))
+    assert np.isnan(float(value))
+    assert np.all(np.isnan(np.asarray(grad)))

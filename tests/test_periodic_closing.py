@@ -365,8 +365,11 @@ def test_a_closing_piece_one_ulp_wide_traced(method):
         return interp1d(x, xp, fp, method=method, period=3.0, derivative=orders)
 
     traced, eager = jax.jit(f)(x, xp, fp), f(x, xp, fp)
-    for k, order in enumerate(orders):
-        np.testing.assert_array_equal(traced[k], eager[k], err_msg=f"derivative {order}")
+    eps = np.finfo(np.float64).eps
+    for k, order in enumerate(orders):  # two programs: equal but for XLA's contractions,
+        scale = np.abs(fp).max() / 0.9**order  # on the scale of a derivative of the wide cells
+        np.testing.assert_allclose(traced[k], eager[k], rtol=4 * eps, atol=8 * eps * scale,
+                                   err_msg=f"derivative {order}")  # fmt: skip
 
 
 def test_finite_difference_gradient_checks_take_open_knots():

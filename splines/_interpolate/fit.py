@@ -175,11 +175,12 @@ def _pieces_of(method: Method, spec: FitSpec, bc_values, options, knots, data):
     node = {0: parts[0]}
     for mask, given in zip(spec.given, parts[1:]):
         node[mask] = _given_as_node(given, mask, knots, widths)
-    if method.slopes is not None:
+    slopes = (method.grid_slopes or method.slopes) if d > 1 else method.slopes
+    if slopes is not None:
         for mask in range(1, 2**d):
             if mask not in node:
                 axis = mask.bit_length() - 1  # the last axis of the subset
-                rule = partial(_slopes, method.slopes, widths[axis], spec.bc_kinds[axis],
+                rule = partial(_slopes, slopes, widths[axis], spec.bc_kinds[axis],
                                bc_values, mask == 1 << axis, options, d)  # fmt: skip
                 node[mask] = _along(rule, node[mask ^ 1 << axis], axis)
     if d == 1:

@@ -33,21 +33,29 @@ _BREAK = 1e-9  # scipy's cutoff for undefined weights, relative to their maximum
 
 
 def akima_slopes(h, values, keep):
-    return _akima(h, values, keep, modified=False)
+    return _akima(h, values, keep, modified=False, window=_window)
 
 
 def makima_slopes(h, values, keep):
-    return _akima(h, values, keep, modified=True)
+    return _akima(h, values, keep, modified=True, window=_window)
 
 
-def _akima(h, values, keep, modified: bool):
+def akima_grid_slopes(h, values, keep):
+    return _akima(h, values, keep, modified=False, window=_stored_window)
+
+
+def makima_grid_slopes(h, values, keep):
+    return _akima(h, values, keep, modified=True, window=_stored_window)
+
+
+def _akima(h, values, keep, modified: bool, window):
     delta = jnp.diff(values, axis=0)
     if delta.shape[0] == 1:
         return jnp.concatenate([delta, delta])[keep]
     # A quarter of the differences (exact: a power of two): the extension reaches
     # 3 Δ_0 − 2 m_1 h_0 and a weight sum four secant jumps, which would overflow
     # for values within a few times of the largest float; weights are ratios.
-    m2, m1, m0, p1 = (q[keep] for q in _window(h, delta / 4))  # m_{i-2} … m_{i+1}, in g_i
+    m2, m1, m0, p1 = (q[keep] for q in window(h, delta / 4))  # m_{i-2} … m_{i+1}, in g_i
     f1, f2 = jnp.abs(p1 - m0), jnp.abs(m1 - m2)
     if modified:
         f1, f2 = f1 + jnp.abs(p1 + m0) / 2, f2 + jnp.abs(m1 + m2) / 2
@@ -65,10 +73,7 @@ def _window(h, delta):
     the extrapolated differences, with the end cell's width.
     """
     r = (h[1:] / h[:-1])[:, None]
-    low1 = 2 * delta[0] - delta[1] / r[0]  # E_{-1} = 2 Δ_0 − Δ_1 h_0/h_1
-    low2 = 2 * low1 - delta[0]
-    high1 = 2 * delta[-1] - delta[-2] * r[-1]
-    high2 = 2 * high1 - delta[-1]
+    low2, low1, high1, high2 = _extrapolated(delta, r)
     n = h.shape[0] + 1
     m0 = jnp.concatenate([delta, high1[None]])
     m1 = jnp.concatenate([low1[None], delta[:-1] * r, delta[-1:]])
@@ -77,6 +82,36 @@ def _window(h, delta):
     m2 = jnp.concatenate([low2[None], low1[None] * r[:1], delta[: n - 3] * (r[:-1] * r[1:]),
                           delta[n - 3 : n - 2] * r[-1:]])  # fmt: skip
     return m2, m1, m0, p1
+
+
+def _stored_window(h, delta):
+    """`_window`'s secants from one stored array: the differences extended by two
+    extrapolated ones at each end, ``E (n+3, k)``, each in its cell's width (the
+    end cell's beyond the ends), then ``m_j g_i = E_j · g_i / h_j``.
+
+    For a grid's lines.  XLA:CPU fuses a concatenation into each of its users,
+    and with it the computation of its parts: `_window`'s four windows would
+    each recompute the rule's input, which on a grid is itself computed (the
+    mixed slopes take the slopes along another axis, Akima's cutoff included).
+    A concatenation along the minor axis of at least 2 KiB (64 B along it) it
+    never fuses: E, built so, is computed once into its own buffer.  1-D data
+    are cheap to re-read, and there the fused `_window` is faster.
+    """
+    low2, low1, high1, high2 = _extrapolated(delta, (h[1:] / h[:-1])[:, None])
+    rows = [low2[None], low1[None], delta, high1[None], high2[None]]
+    extended = jnp.concatenate([row.T for row in rows], axis=1).T  # along the minor axis
+    widths = jnp.concatenate([h[:1], h[:1], h, h[-1:], h[-1:]])
+    g, n = knot_units(h), h.shape[0] + 1
+    return tuple(extended[s : s + n] * (g / widths[s : s + n])[:, None] for s in range(4))
+
+
+def _extrapolated(delta, r):
+    """The two extrapolated differences beyond each end, in the end cell's width:
+    ``E_{-1} = 2 Δ_0 − Δ_1 h_0/h_1``, ``E_{-2} = 2 E_{-1} − Δ_0``, and mirrored
+    (``r_j = h_{j+1}/h_j``)."""
+    low1 = 2 * delta[0] - delta[1] / r[0]
+    high1 = 2 * delta[-1] - delta[-2] * r[-1]
+    return 2 * low1 - delta[0], low1, high1, 2 * high1 - delta[-1]
 
 
 def _above_cutoff(total, g):

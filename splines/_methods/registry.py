@@ -8,7 +8,7 @@ fitting and evaluation do not change.
 from typing import Callable, NamedTuple, Optional
 
 from .._pieces.polynomials import cubic_pieces, linear_pieces, nearest_pieces
-from .akima import akima_slopes, makima_slopes
+from .akima import akima_grid_slopes, akima_slopes, makima_grid_slopes, makima_slopes
 from .cubic2 import cubic2_slopes
 from .finite_difference import cardinal_slopes, catmull_rom_slopes, cubic_slopes
 from .local import by_parts, local_rule
@@ -21,6 +21,7 @@ class Method(NamedTuple):
     right_closed: bool = False  # a point on a break takes the piece on its left
     takes_bc_type: bool = False  # boundary conditions set its slopes (a solve)
     takes_tension: bool = False  # the cardinal tension `c`
+    grid_slopes: Optional[Callable] = None  # `slopes` on a grid's lines, where it differs
 
 
 def _local(rule, **kwargs) -> Method:
@@ -37,8 +38,9 @@ METHODS = {
     "cardinal": _local(cardinal_slopes, takes_tension=True),
     "monotonic": _local(by_parts(monotonic_slopes)),
     "monotonic-0": _local(by_parts(monotonic_zero_end_slopes)),
-    "akima": _local(by_parts(akima_slopes)),
-    "makima": _local(by_parts(makima_slopes)),
+    "akima": _local(by_parts(akima_slopes), grid_slopes=local_rule(by_parts(akima_grid_slopes))),
+    "makima": _local(by_parts(makima_slopes),
+                     grid_slopes=local_rule(by_parts(makima_grid_slopes))),
 }
 
 CUBIC_METHODS = tuple(name for name, m in METHODS.items() if m.pieces is cubic_pieces)

@@ -91,7 +91,7 @@ def fit(args: FitArgs, spec: FitSpec):
     build = partial(_pieces_of, method, spec, bc_values, options)
     breaks, table = _close_periods(build, method, args.knots, data, args.periods, spec, 0)
     factor = poison(valid)
-    columns = factor * poison_columns(table, axis=-2)
+    columns = factor * poison_columns(table, axis=-2, by_slot=len(breaks) > 1)
     end = None
     if len(breaks) == 1:  # the last knot's values, or the first's where they close a period
         end = data[0 if spec.periodic[0] else -1, : math.prod(spec.column_shape)] * columns

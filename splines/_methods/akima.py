@@ -20,16 +20,19 @@ taken in that unit, ``m_j g_i = Δ_j · g_i / h_j`` — the extrapolated ones ar
 value differences in the unit of the end cell, ``E_{-1} = 2 Δ_0 − Δ_1 h_0/h_1``,
 ``E_{-2} = 2 E_{-1} − Δ_0``, with width h_0 — and the weights are ratios.  The
 cutoff compares quantities in x units across knots, ``f_i / g_i`` (in the
-knots' units), which can over- or underflow: it compares them as mantissas
-and exponents (`_above_cutoff`).
+knots' units), which can over- or underflow: it finds their largest from
+logarithms and compares each row's totals with a threshold of its own
+(`_above_cutoff`).
 """
+
+import math
 
 import jax
 import jax.numpy as jnp
 
 from .units import knot_units
 
-_BREAK = 1e-9  # scipy's cutoff for undefined weights, relative to their maximum
+_LOG2_BREAK = math.log2(1e-9)  # scipy's cutoff for undefined weights, relative to their maximum
 
 
 def akima_slopes(h, values, keep):
@@ -118,27 +121,19 @@ def _above_cutoff(total, g):
     """``total_i / g_i > 10⁻⁹ · max_j total_j / g_j`` for quotients past the float
     range (x units can over- or underflow).
 
-    Each quotient as ``r · 2^E`` (`frexp`: mantissas and exponents), r in
-    [1, 2): the key ``E + (r − 1)`` rises with the quotient, so one reduction
-    finds the largest, ``M = r_M 2^{E_M}`` (r_M to 2⁻¹⁵ in float32, where the
-    key's bits hold E too).  Each row then compares its totals with one
-    threshold, ``T_i = 10⁻⁹ r_M r_i · 2^{E_M + e_i}`` for ``g_i = r_i 2^{e_i}``,
-    which saturates at 0 or inf exactly where every total or none passes: the
-    elementwise test is one comparison.  The maximum runs over the finite,
-    nonzero totals only: a NaN or inf from bad data at one knot must not move
-    every knot's cutoff (traced data are not checked eagerly; that column is
-    NaN whichever side its infinite total falls).
+    The largest quotient from one reduction of ``L_i = log2 total_i − log2 g_i``;
+    then each row compares its totals with one threshold,
+    ``T_i = 2^{max L + log2 10⁻⁹ + log2 g_i}``, which saturates at 0 or inf
+    where every total or none passes: the elementwise test is one comparison,
+    exact but for the logarithms' rounding (~10⁻⁵ of T in float32).  The maximum
+    runs over the finite, nonzero totals only: a NaN or inf from bad data at
+    one knot must not move every knot's cutoff (traced data are not checked
+    eagerly; that column is NaN whichever side its infinite total falls).
     """
     total, g = jax.lax.stop_gradient((total, g))  # a comparison: no derivative
-    r_total, e_total = jnp.frexp(total)
-    r_g, e_g = jnp.frexp(g)
-    r, e = r_total / r_g[:, None], e_total - e_g[:, None]  # r in (1/2, 2)
-    below_one = r < 1
-    key = jnp.where(below_one, e - 1, e).astype(r.dtype) + jnp.where(below_one, 2 * r, r) - 1
-    counts = jnp.isfinite(total) & (total > 0)
-    largest = jnp.max(jnp.where(counts, key, -jnp.inf), initial=-jnp.inf)
-    found = largest > -jnp.inf
-    e_max = jnp.floor(jnp.where(found, largest, 0))
-    r_max = jnp.where(found, largest - e_max + 1, 0)
-    threshold = jnp.ldexp(_BREAK * r_max * r_g, e_max.astype(e_g.dtype) + e_g)
+    log_g = jnp.log2(g)
+    counted = jnp.isfinite(total) & (total > 0)
+    largest = jnp.max(jnp.where(counted, jnp.log2(total) - log_g[:, None], -jnp.inf),
+                      initial=-jnp.inf)  # fmt: skip
+    threshold = jnp.exp2(largest + _LOG2_BREAK + log_g)  # 0 when no total counts
     return total > threshold[:, None]

@@ -146,9 +146,10 @@ def poison(valid):
     return jnp.where(valid, 1.0, jnp.nan)
 
 
-def poison_columns(table, axis: int):
+def poison_columns(table, axis: int, by_slot: bool = False):
     """Per column (``axis`` of ``table``): 1 if all of its entries are finite, else
-    NaN — `poison` of that test, to multiply the column by.
+    NaN — `poison` of that test, to multiply the column by.  ``by_slot``: the
+    last axis stacks arrays computed apart (a grid's node data).
 
     Traced data cannot raise as concrete ones do (`check_values_eagerly`): a
     non-finite value, slope or boundary value reaches its column's pieces or
@@ -164,10 +165,11 @@ def poison_columns(table, axis: int):
     and a dot reads the table where it lies.  A reduction would not do as well
     on XLA:CPU: ``all(isfinite)`` writes a boolean array and reduces it one
     element at a time, ``sum(0·x)`` writes the zeros first, and its vectorised
-    max/min reductions drop NaN (a 64³ table: ~270 µs, ~200, wrong, against ~90).
+    max/min reductions drop NaN.  At the highest precision: a dot of reduced
+    precision (TF32 on a GPU) could round an entry near the largest float to inf.
     """
     axis = axis % table.ndim
-    slots = table.shape[-1] if axis == table.ndim - 2 else 1
+    slots = table.shape[-1] if by_slot and axis == table.ndim - 2 else 1
     if slots > 1 and table.size // slots * table.dtype.itemsize <= _IN_LINE_BYTES:
         parts = [table[..., s, None] for s in range(slots)]  # a small grid's node data, slot by slot
     else:
@@ -178,7 +180,8 @@ def poison_columns(table, axis: int):
 # XLA:CPU runs a program on the calling thread when every buffer is this small
 # (docs/architecture.md §6).  A dot needs its operand in a buffer: the stacked
 # node data of an 8² grid (1 KB) would take a small fit + evaluation off that
-# path (20 -> 45 µs); its slots as the fit computed them (256 B each) do not.
+# path; its slots as the fit computed them (256 B each) do not.  (Slices of a
+# table computed whole, as 1-D pieces, would each recompute it.)
 _IN_LINE_BYTES = 512
 
 
@@ -186,7 +189,8 @@ def _zero_sums(table, axis: int):
     """``Σ 0·x`` per column: 0, or NaN where an entry is inf or NaN."""
     shape = (math.prod(table.shape[:axis]), table.shape[axis], math.prod(table.shape[axis + 1 :]))
     entries = jax.lax.stop_gradient(jnp.reshape(table, shape))
-    zeros = jnp.einsum("rct,r->ct", entries, jnp.zeros(shape[0], entries.dtype))
+    zeros = jnp.einsum("rct,r->ct", entries, jnp.zeros(shape[0], entries.dtype),
+                       precision=jax.lax.Precision.HIGHEST)
     return jnp.sum(zeros, axis=1)
 
 

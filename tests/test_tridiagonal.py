@@ -700,8 +700,10 @@ def test_non_dominant_systems_are_solved_as_lapack_gtsv(dtype):
         cases.append([nondominant_system(rng, (), n, dtype=dtype)])
     for n in (2, 50):
         cases.append([nondominant_system(rng, (4, 3), n, dtype=dtype)])
-    # more systems than the pivoting kernel stacks (`gtsv_scan._MAX_STACKED_LANES`)
+    # Batches the CPU chains (`_lanes.to_chains`: 20 systems in 4 or 2 lanes), and one
+    # too large to chain, in lanes past what the kernel stacks (`_MAX_STACKED_LANES`).
     cases.append([nondominant_system(rng, (20,), 50, dtype=dtype)])
+    cases.append([nondominant_system(rng, (65,), 9, dtype=dtype)])
     cases.append([nondominant_system(rng, (8,), n, dtype=dtype) for n in range(1, 51)])
     for blocks in cases:
         system = _block_diagonal(blocks)
@@ -722,6 +724,53 @@ def test_non_dominant_systems_are_solved_as_lapack_gtsv(dtype):
          for n, b in enumerate(blocks, 1)]
     )  # fmt: skip
     assert not np.all(eta <= ETA_BOUND * np.finfo(dtype).eps)  # (a NaN fails too)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64])
+@pytest.mark.parametrize("partitioned", [False, True], ids=["chained", "lanes"])
+def test_batched_pivoted_systems_are_independent(dtype, partitioned):
+    # On one device the CPU chains a batch end to end in a few lanes; partitioned
+    # programs keep one system per lane.  Either way a system's answer is its own:
+    # NaN, inf or a singular matrix in one system leaves every other bit for bit
+    # as in the clean batch, whichever link of a chain it sits in.
+    from splines._linalg.kernels import CPU_KERNELS
+
+    rng = np.random.default_rng(71)
+    solve = jax.jit(CPU_KERNELS.pick(True, partitioned=partitioned))
+    for shape in ((5,), (3, 7), (12,), (40,)):  # one link past the lanes … many links
+        system = [np.asarray(a) for a in nondominant_system(rng, shape, 9, dtype=dtype)]
+        system[0] = np.pad(system[0], [(0, 0)] * len(shape) + [(1, 0)])[..., 1:]
+        clean = np.asarray(solve(*system))
+        assert_rel(clean, tridiagonal_solve(*system, pivoting=True), 8 * np.finfo(dtype).eps)
+        flat = [a.reshape(-1, a.shape[-1]) for a in system]
+        poisoned = {1: (3, 4, np.nan), 2: (3, 0, np.inf), 4: (1, 2, np.inf)}
+        for k, (band, i, value) in poisoned.items():
+            flat[band][k, i] = value
+        singular = len(flat[0]) - 1  # a zero matrix in the last link
+        for band in range(3):
+            flat[band][singular] = 0
+        x = np.asarray(solve(*(a.reshape(b.shape) for a, b in zip(flat, system))))
+        x = x.reshape(-1, x.shape[-1])
+        ok = [k for k in range(len(x)) if k not in (*poisoned, singular)]
+        np.testing.assert_array_equal(x[ok], clean.reshape(x.shape)[ok])
+        # (An inf on the diagonal is divided away, as in LAPACK: system 4 may be finite.)
+        assert not np.isfinite(x[[1, 2, singular]]).all(axis=-1).any()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_pivoted_batch_runs_as_native_loops_up_to_the_chains_length(dtype):
+    # XLA:CPU compiles a loop into one native call (`xla_cpu_small_call`) only while
+    # an iteration stays small; the chained layout keeps both sweeps there for every
+    # batch it takes (docs/architecture.md §6).  Past it, the lanes take over.
+    from splines._linalg.kernels.gtsv_scan import _MAX_LINKS, native_lanes
+
+    most = _MAX_LINKS * native_lanes(dtype)
+    for batch, native in ((1, True), (native_lanes(dtype) + 1, True), (most, True),
+                          (most + 1, False)):  # fmt: skip
+        system = random_system(np.random.default_rng(batch), (batch,), 33, dtype=dtype)
+        text = jax.jit(tridiagonal_solve).lower(*system).compile().as_text()
+        loops = text.count(" while(")
+        assert loops == 2 and (text.count("xla_cpu_small_call") == loops) == native, batch
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])

@@ -23,7 +23,8 @@ Rules:
 - lowering:   a kernel per platform and ``pivoting`` from `kernels`
               (CPU: scan Gaussian elimination with partial pivoting, or scan
               Thomas for ``pivoting=False``; CUDA/ROCm: one device call,
-              cuSPARSE or a Pallas kernel, as `kernels/gpu.py` chooses).
+              cuSPARSE or a Pallas kernel, as `kernels/gpu.py` chooses),
+              and whether the program is partitioned over devices.
 """
 
 from typing import TYPE_CHECKING, Optional, Union
@@ -155,19 +156,36 @@ def _impl(*args, pivoting):
     That is the platform the lowering rule would be chosen for: arrays placed
     on the CPU of a machine with a GPU are solved by the CPU's kernel.
     """
-    platforms = {d.platform for a in args if isinstance(a, jax.Array) for d in a.devices()}
+    devices = {d for a in args if isinstance(a, jax.Array) for d in a.devices()}
+    platforms = {d.platform for d in devices}
     platform = platforms.pop() if len(platforms) == 1 else jax.default_backend()
-    return kernels_for(platform).pick(pivoting)(*args)
+    return kernels_for(platform).pick(pivoting, partitioned=len(devices) > 1)(*args)
 
 
 def _lowering(kernels):
     """Lowering rule for one platform: its kernel for the equation's ``pivoting``."""
 
     def rule(ctx, *args, pivoting):
-        kernel = kernels.pick(pivoting)
+        kernel = kernels.pick(pivoting, partitioned=_partitioned(ctx.module_context.axis_context))
         return mlir.lower_fun(kernel, multiple_results=False)(ctx, *args)
 
     return rule
+
+
+def _partitioned(axis_context) -> bool:
+    """Whether the partitioner splits the program over devices (`kernels` says why it matters).
+
+    A jitted program names its device count; inside `shard_map`, the mesh axes
+    that are not manual are the partitioner's.
+    """
+    devices = getattr(axis_context, "num_devices", None)
+    if devices is not None:
+        return devices > 1
+    mesh = getattr(axis_context, "mesh", None)
+    manual = getattr(axis_context, "manual_axes", frozenset())
+    return mesh is not None and any(
+        size > 1 for name, size in mesh.shape.items() if name not in manual
+    )
 
 
 # Registration, in one place.

@@ -4,14 +4,18 @@ Each kernel has the signature ``kernel(lower, diag, upper, rhs) -> x`` with the
 primitive's (already broadcast) operand shapes.  A platform has two: ``thomas``
 (no pivoting, for `pivoting=False`) and ``pivoting`` (partial pivoting as
 LAPACK gtsv, for `pivoting=True`).  A platform without an entry in
-`PLATFORM_KERNELS` uses `DEFAULT_KERNELS`.
+`PLATFORM_KERNELS` uses `DEFAULT_KERNELS`.  A program that the partitioner
+splits over several devices takes its platform's ``partitioned`` kernels where
+they differ: those keep every system in a lane, as the partitioner splits
+lanes, never a loop.
 
 On a GPU the registered kernels are one device call each (`gpu`): cuSPARSE
 without pivoting, the Pallas kernel `pallas_gtsv` (one system per GPU
 thread) with it, as a measurement on a real GPU chose them.
 """
 
-from typing import Callable, NamedTuple
+from functools import partial
+from typing import Callable, NamedTuple, Optional
 
 from . import gpu, thomas_inplace
 from .cusparse_gtsv import splines_cusparse_gtsv
@@ -23,9 +27,11 @@ from .thomas_scan import splines_thomas_scan
 class SolveKernels(NamedTuple):
     thomas: Callable  # no pivoting
     pivoting: Callable  # partial pivoting (row interchanges as LAPACK gtsv)
+    partitioned: Optional["SolveKernels"] = None  # for a program split over devices
 
-    def pick(self, pivoting: bool) -> Callable:
-        return self.pivoting if pivoting else self.thomas
+    def pick(self, pivoting: bool, partitioned: bool = False) -> Callable:
+        kernels = (partitioned and self.partitioned) or self
+        return kernels.pivoting if pivoting else kernels.thomas
 
 
 DEFAULT_KERNELS = SolveKernels(thomas=splines_thomas_scan, pivoting=splines_gtsv_scan)
@@ -37,7 +43,12 @@ def _thomas_cpu(lower, diag, upper, rhs):
     return (splines_thomas_inplace if small else splines_thomas_scan)(lower, diag, upper, rhs)
 
 
-CPU_KERNELS = SolveKernels(thomas=_thomas_cpu, pivoting=splines_gtsv_scan)
+# On one device a batch of pivoted systems too wide for one native loop is chained.
+CPU_KERNELS = SolveKernels(
+    thomas=_thomas_cpu,
+    pivoting=partial(splines_gtsv_scan, chain=True),
+    partitioned=SolveKernels(thomas=_thomas_cpu, pivoting=splines_gtsv_scan),
+)
 
 
 def gpu_kernels(interpret: bool = False) -> SolveKernels:

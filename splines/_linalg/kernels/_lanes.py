@@ -20,11 +20,19 @@ a multiple of its unroll is not compiled by XLA:CPU into one native call and
 costs ~50 µs more per solve.  The end rows and the padding are built by
 concatenation and `jnp.pad`, never by a scatter (`.at[].set`), which also
 stops XLA:CPU from compiling the scan that way (docs/architecture.md §6).
+
+Chains (`to_chains`): XLA:CPU compiles a loop into one native call only while
+an iteration touches little memory, so a loop holds only a few lanes that way
+(`gtsv_scan.native_lanes`).  A larger batch can then be laid end to end: lane l
+of an ``(S·N, L)`` array holds systems l, L + l, 2L + l, ..., each in its own
+N rows, with flags on each system's first row; the kernel's step cuts the
+chain there.  The last link is filled with identity systems.
 """
 
 import math
 
 import jax.numpy as jnp
+import numpy as np
 
 
 def lanes(batch: tuple[int, ...]) -> int:
@@ -51,3 +59,30 @@ def to_lanes(lower, diag, upper, rhs, row_multiple: int = 1):
 def from_lanes(x, batch: tuple[int, ...], n: int):
     """The last n rows of an ``(N, *batch)`` solution, in the ``(*batch, n)`` layout."""
     return jnp.moveaxis(jnp.reshape(x[x.shape[0] - n :], (n,) + batch), 0, -1)
+
+
+def to_chains(lower, diag, upper, rhs, chains: int):
+    """``(a, b, c, d)``, each ``(S·n, chains)``, and the ``(S·n,)`` flags of the systems' first rows.
+
+    System ``s·chains + l`` of the flattened batch sits in rows ``s·n … s·n + n-1``
+    of lane l; S = ⌈B / chains⌉.
+    """
+    batch, n = rhs.shape[:-1], rhs.shape[-1]
+    systems = lanes(batch)
+    links = -(-systems // chains)
+    pad = ((0, 0), (0, links * chains - systems))
+    rows = (
+        jnp.pad(jnp.reshape(v, (n, systems)), pad, constant_values=fill)
+        .reshape(n, links, chains)
+        .transpose(1, 0, 2)
+        .reshape(links * n, chains)
+        for v, fill in zip(to_lanes(lower, diag, upper, rhs), (0, 1, 0, 0))
+    )
+    return tuple(rows), np.arange(links * n) % n == 0
+
+
+def from_chains(x, batch: tuple[int, ...], n: int):
+    """The ``(*batch, n)`` solutions from the ``(S·n, chains)`` layout of `to_chains`."""
+    links, chains = x.shape[0] // n, x.shape[1]
+    x = x.reshape(links, n, chains).transpose(1, 0, 2).reshape(n, links * chains)
+    return from_lanes(x[:, : lanes(batch)].reshape((n,) + batch), batch, n)

@@ -48,6 +48,8 @@ below the smallest normal number, ~2e-308, may also overflow its reciprocal
 where dgtsv's division would not.)
 """
 
+from functools import partial
+
 import jax
 import jax.numpy as jnp
 from jax import lax
@@ -67,12 +69,24 @@ _UNROLL_BATCH = 1
 
 # Up to this many systems the sweeps carry their rows stacked, one array each way
 # (rows (N, 4, *batch), U's rows (N, 3, *batch), the carry (3, *batch)), past it as
-# separate arrays.  A loop too large for XLA:CPU's one-call compilation (more than
-# 2 f64 or 4 f32 systems of n=256: docs/architecture.md §6) runs each iteration's
-# fusions as thunks, and stacked rows make ~3x fewer of them; past ~32 systems
-# the stacked body computes more slowly than the thunks cost.  Both give identical
-# results; the measurement is benchmarks/results/cpu_gtsv_stacked_rows.md.
+# separate arrays.  A loop too large for XLA:CPU's one-call compilation runs each
+# iteration's fusions as thunks, and stacked rows make ~3x fewer of them; past ~32
+# systems the stacked body computes more slowly than the thunks cost.  Both give
+# identical results; the measurement is benchmarks/results/cpu_gtsv_stacked_rows.md.
 _MAX_STACKED_LANES = 16
+
+# XLA:CPU compiles a loop into one native call only while an iteration accesses
+# < 1 KiB (its SmallWhileLoopHoistingPass; docs/architecture.md §6): this
+# elimination fits 4 float32 lanes, 2 float64 (measured).  A larger batch on a
+# single device is chained (`_lanes.to_chains`) into that many lanes, up to this
+# many systems per lane; past it the wide loop's thunks cost less than the chain's
+# length (benchmarks/results/cpu_gtsv_chains.md).
+_MAX_LINKS = 16
+
+
+def native_lanes(dtype) -> int:
+    """Systems one native loop of this elimination holds: 4 float32, 2 float64 (measured)."""
+    return max(1, 16 // jnp.dtype(dtype).itemsize)
 
 
 def unroll_for(lanes: int) -> int:
@@ -99,39 +113,68 @@ def eliminate(current, row):
     return (p_new, q_new, r_new), (s1, s2, t)
 
 
-@jax.jit
-def splines_gtsv_scan(lower, diag, upper, rhs):
+@partial(jax.jit, static_argnames="chain")
+def splines_gtsv_scan(lower, diag, upper, rhs, chain: bool = False):
     """Solve ``(..., n)`` systems with partial pivoting; ``lower``/``upper`` ``(..., n-1)``.
 
-    All four arguments share their leading (batch) shape.  Wrapped in its own
-    `jax.jit` so that its lowering is one named function (`splines_gtsv_scan`)
-    that callers and tests can recognise in the compiled program.
+    All four arguments share their leading (batch) shape.  ``chain=True`` lets a
+    batch too wide for one native loop be chained (`_lanes.to_chains`); a program
+    partitioned over devices must keep its systems in lanes, as the partitioner
+    splits lanes, never a loop.  Wrapped in its own `jax.jit` so that its
+    lowering is one named function (`splines_gtsv_scan`) that callers and tests
+    can recognise in the compiled program.
     """
     batch, n = rhs.shape[:-1], rhs.shape[-1]
-    unroll = unroll_for(_lanes.lanes(batch))
+    systems, chains = _lanes.lanes(batch), native_lanes(rhs.dtype)
+    if chain and chains < systems <= _MAX_LINKS * chains:
+        rows, first = _lanes.to_chains(lower, diag, upper, rhs, chains)
+        x = _sweeps(rows, first, unroll=1, pack=jnp.stack)
+        return _lanes.from_chains(x, batch, n)
+    unroll = unroll_for(systems)
     rows = _lanes.to_lanes(lower, diag, upper, rhs, unroll)
-    lanes = rows[0].shape[1:]
-    zero = jnp.zeros(lanes, rhs.dtype)
     # The sweeps' rows and carries: stacked arrays, or tuples (see _MAX_STACKED_LANES).
-    stacked = _lanes.lanes(batch) <= _MAX_STACKED_LANES
-    pack = jnp.stack if stacked else tuple
+    x = _sweeps(rows, None, unroll, jnp.stack if systems <= _MAX_STACKED_LANES else tuple)
+    return _lanes.from_lanes(x, batch, n)
 
-    def forward(current, row):
-        current, u_row = eliminate(tuple(current), tuple(row))
+
+def _sweeps(rows, first, unroll: int, pack):
+    """Both sweeps over ``(N, *lanes)`` rows: the ``(N, *lanes)`` solution.
+
+    ``first`` flags the rows where a chained system starts (None: one system per
+    lane).  There the current row is the previous system's last, ``p x = r``
+    (its q is 0, as that row's c is): step i emits it as U's row ``(0, 0, r/p)``
+    and the next current row is row i alone; the backward sweep takes x = t
+    there and leaves the next system's unknowns out of the rows above (U's row
+    i-2 may hold x_i, with a zero coefficient).  Selects, not products with
+    those zeros, cut the chain, so that a non-finite system (0 · inf = NaN)
+    cannot spill into its neighbours.
+    """
+    lanes, dtype = rows[0].shape[1:], rows[0].dtype
+    zero = jnp.zeros(lanes, dtype)
+
+    def forward(current, xs):
+        row, starts = xs
+        row = tuple(row)
+        current, u_row = eliminate(tuple(current), row)
+        if starts is not None:
+            current = tuple(jnp.where(starts, own, new) for own, new in zip(row[1:], current))
         return pack(current), pack(u_row)
 
-    init = pack((jnp.ones(lanes, rhs.dtype), zero, zero))
-    rows = jnp.stack(rows, axis=1) if stacked else rows
-    (p, _, r), u_rows = lax.scan(forward, init, rows, unroll=unroll)
+    init = pack((jnp.ones(lanes, dtype), zero, zero))
+    rows = jnp.stack(rows, axis=1) if pack is jnp.stack else rows
+    (p, _, r), u_rows = lax.scan(forward, init, (rows, first), unroll=unroll)
     x_last = r / p
 
-    def backward(x_next, u_row):
+    def backward(x_next, xs):
+        (s1, s2, t), starts = xs
         x1, x2 = x_next
-        s1, s2, t = u_row
         x = t - s1 * x1 - s2 * x2
+        if starts is not None:  # x is the previous system's last unknown; x1 not its own
+            x, x1 = jnp.where(starts, t, x), jnp.where(starts, 0, x1)
         return pack((x, x1)), x
 
     # xs[k] = x_{k-1}: the scan's rows are U's rows −1 … N-2.
-    _, xs = lax.scan(backward, pack((x_last, zero)), u_rows, reverse=True, unroll=unroll)
-    x = jnp.concatenate([xs[1:], x_last[None]])
-    return _lanes.from_lanes(x, batch, n)
+    _, xs = lax.scan(
+        backward, pack((x_last, zero)), (u_rows, first), reverse=True, unroll=unroll
+    )
+    return jnp.concatenate([xs[1:], x_last[None]])

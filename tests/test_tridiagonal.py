@@ -757,6 +757,22 @@ def test_batched_pivoted_systems_are_independent(dtype, partitioned):
         assert not np.isfinite(x[[1, 2, singular]]).all(axis=-1).any()
 
 
+def test_a_chained_system_is_solved_as_alone_at_the_float_range_and_symbolic_length():
+    # A system's last unknown is r / p wherever it sits in a chain: a reciprocal of a
+    # pivot past 4.5e307 flushes to 0 in float64, and gave x = 0 in all but the last link.
+    one = [np.array(a, np.float64) for a in ([0.5, 0.5], [1, 1, 1e308], [0.5, 0.5])]
+    rhs = dense(*one) @ np.array([1.0, 2.0, 0.5])
+    batch = [np.broadcast_to(a, (3,) + a.shape) for a in (*one, rhs)]
+    np.testing.assert_array_equal(tridiagonal_solve(*batch), np.broadcast_to(
+        tridiagonal_solve(*one, rhs), (3, 3)))  # fmt: skip
+    # The chain's flags are built in the program: a symbolic n exports.
+    n = jax.export.symbolic_shape("n")[0]
+    shapes = [jax.ShapeDtypeStruct((8, m), np.float32) for m in (n - 1, n, n - 1, n)]
+    exported = jax.export.export(jax.jit(tridiagonal_solve))(*shapes)
+    system = random_system(np.random.default_rng(5), (8,), 6, dtype=np.float32)
+    np.testing.assert_array_equal(exported.call(*system), tridiagonal_solve(*system))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_a_pivoted_batch_runs_as_native_loops_up_to_the_chains_length(dtype):
     # XLA:CPU compiles a loop into one native call (`xla_cpu_small_call`) only while

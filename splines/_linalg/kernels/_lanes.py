@@ -33,6 +33,7 @@ import math
 
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 
 def lanes(batch: tuple[int, ...]) -> int:
@@ -78,7 +79,16 @@ def to_chains(lower, diag, upper, rhs, chains: int):
         .reshape(links * n, chains)
         for v, fill in zip(to_lanes(lower, diag, upper, rhs), (0, 1, 0, 0))
     )
-    return tuple(rows), np.arange(links * n) % n == 0
+    return tuple(rows), _first_rows(links, n)
+
+
+def _first_rows(links, n):
+    """Flags of each system's first row: a constant while small (computed in the
+    program they cost a thunk, which hands a small solve to XLA:CPU's thread pool),
+    computed for a long chain (no megabytes of constant) or a symbolic n."""
+    if isinstance(n, int) and links * n <= 1 << 16:
+        return np.arange(links * n) % n == 0
+    return lax.iota(jnp.int32, links * n) % n == 0
 
 
 def from_chains(x, batch: tuple[int, ...], n: int):

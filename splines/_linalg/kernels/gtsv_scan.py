@@ -85,8 +85,12 @@ _MAX_LINKS = 16
 
 
 def native_lanes(dtype) -> int:
-    """Systems one native loop of this elimination holds: 4 float32, 2 float64 (measured)."""
-    return max(1, 16 // jnp.dtype(dtype).itemsize)
+    """Systems one native loop of this elimination holds: 4 float32, 2 float64 (measured).
+
+    0 for other dtypes, which are not chained: half precision never runs as a native
+    loop, and complex chains measured slower than their lanes.
+    """
+    return {jnp.dtype(jnp.float32): 4, jnp.dtype(jnp.float64): 2}.get(jnp.dtype(dtype), 0)
 
 
 def unroll_for(lanes: int) -> int:
@@ -126,7 +130,7 @@ def splines_gtsv_scan(lower, diag, upper, rhs, chain: bool = False):
     """
     batch, n = rhs.shape[:-1], rhs.shape[-1]
     systems, chains = _lanes.lanes(batch), native_lanes(rhs.dtype)
-    if chain and chains < systems <= _MAX_LINKS * chains:
+    if chain and 0 < chains < systems <= _MAX_LINKS * chains:
         rows, first = _lanes.to_chains(lower, diag, upper, rhs, chains)
         x = _sweeps(rows, first, unroll=1, pack=jnp.stack)
         return _lanes.from_chains(x, batch, n)
@@ -143,8 +147,9 @@ def _sweeps(rows, first, unroll: int, pack):
     ``first`` flags the rows where a chained system starts (None: one system per
     lane).  There the current row is the previous system's last, ``p x = r``
     (its q is 0, as that row's c is): step i emits it as U's row ``(0, 0, r/p)``
-    and the next current row is row i alone; the backward sweep takes x = t
-    there and leaves the next system's unknowns out of the rows above (U's row
+    (a true division, as the last system's x: a float64 reciprocal flushes
+    to 0 past 4.5e307) and the next current row is row i
+    alone; the backward sweep takes x = t there and leaves the next system's unknowns out of the rows above (U's row
     i-2 may hold x_i, with a zero coefficient).  Selects, not products with
     those zeros, cut the chain, so that a non-finite system (0 · inf = NaN)
     cannot spill into its neighbours.
@@ -155,9 +160,11 @@ def _sweeps(rows, first, unroll: int, pack):
     def forward(current, xs):
         row, starts = xs
         row = tuple(row)
-        current, u_row = eliminate(tuple(current), row)
-        if starts is not None:
+        (p, _, r), (current, u_row) = current, eliminate(tuple(current), row)
+        if starts is not None:  # the previous system's last row p x = r: x = r / p
             current = tuple(jnp.where(starts, own, new) for own, new in zip(row[1:], current))
+            s1, s2, t = u_row
+            u_row = (jnp.where(starts, 0, s1), s2, jnp.where(starts, r / p, t))
         return pack(current), pack(u_row)
 
     init = pack((jnp.ones(lanes, dtype), zero, zero))

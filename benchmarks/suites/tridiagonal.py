@@ -30,8 +30,8 @@ then to a loop of wide lanes (`kernels/gtsv_scan.py`).
 Targets (float32, blocked): pivoting=False no slower than LAPACK for one
 system (n = 1e5, 1e6); ≥ 3x faster than LAPACK's loop for 1000 × 256; the
 cyclic solve (pivoting=False) ≤ 1.5x the plain one at n = 1000; the default
-(pivoting) solve of one system of n = 256 no slower than LAPACK.  (The issue's
-other pivoting target, no step above 1.5x between neighbouring B, spans cases:
+(pivoting) solve of one system of n = 256 no slower than LAPACK.  (The other
+pivoting target, no step above 1.5x between neighbouring B, spans cases:
 read it off the sweep's plot and table.)
 
 Not a case: the unroll sweep of the scan kernels (`sweep_unroll`),

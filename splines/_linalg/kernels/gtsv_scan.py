@@ -147,12 +147,12 @@ def _sweeps(rows, first, unroll: int, pack):
     ``first`` flags the rows where a chained system starts (None: one system per
     lane).  There the current row is the previous system's last, ``p x = r``
     (its q is 0, as that row's c is): step i emits it as U's row ``(0, 0, r/p)``
-    (a true division, as the last system's x: a float64 reciprocal flushes
-    to 0 past 4.5e307) and the next current row is row i
-    alone; the backward sweep takes x = t there and leaves the next system's unknowns out of the rows above (U's row
-    i-2 may hold x_i, with a zero coefficient).  Selects, not products with
-    those zeros, cut the chain, so that a non-finite system (0 · inf = NaN)
-    cannot spill into its neighbours.
+    (a true division, as the last system's x: a float64 reciprocal flushes to 0
+    past 4.5e307) and the next current row is row i alone; the backward sweep
+    takes x = t there and leaves the next system's unknowns out of the rows
+    above (U's row i-2 may hold x_i, with a zero coefficient).  Selects, not
+    products with those zeros, cut the chain, so that a non-finite system
+    (0 · inf = NaN) cannot spill into its neighbours.
     """
     lanes, dtype = rows[0].shape[1:], rows[0].dtype
     zero = jnp.zeros(lanes, dtype)
@@ -160,12 +160,13 @@ def _sweeps(rows, first, unroll: int, pack):
     def forward(current, xs):
         row, starts = xs
         row = tuple(row)
-        (p, _, r), (current, u_row) = current, eliminate(tuple(current), row)
-        if starts is not None:  # the previous system's last row p x = r: x = r / p
-            current = tuple(jnp.where(starts, own, new) for own, new in zip(row[1:], current))
+        new, u_row = eliminate(tuple(current), row)
+        if starts is not None:  # the current row is the previous system's last, p x = r
+            p, _, r = current
+            new = tuple(jnp.where(starts, own, eliminated) for own, eliminated in zip(row[1:], new))
             s1, s2, t = u_row
             u_row = (jnp.where(starts, 0, s1), s2, jnp.where(starts, r / p, t))
-        return pack(current), pack(u_row)
+        return pack(new), pack(u_row)
 
     init = pack((jnp.ones(lanes, dtype), zero, zero))
     rows = jnp.stack(rows, axis=1) if pack is jnp.stack else rows

@@ -758,8 +758,8 @@ def test_batched_pivoted_systems_are_independent(dtype, partitioned):
 
 
 def test_a_chained_system_is_solved_as_alone_at_the_float_range_and_symbolic_length():
-    # A system's last unknown is r / p wherever it sits in a chain: a reciprocal of a
-    # pivot past 4.5e307 flushes to 0 in float64, and gave x = 0 in all but the last link.
+    # A system's last unknown is r / p wherever it sits in a chain: r · (1/p) would
+    # give 0, as the reciprocal of a float64 pivot past 4.5e307 flushes to 0.
     one = [np.array(a, np.float64) for a in ([0.5, 0.5], [1, 1, 1e308], [0.5, 0.5])]
     rhs = dense(*one) @ np.array([1.0, 2.0, 0.5])
     batch = [np.broadcast_to(a, (3,) + a.shape) for a in (*one, rhs)]

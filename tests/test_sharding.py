@@ -1,12 +1,22 @@
-"""A batch sharded over 8 (virtual CPU) devices needs no cross-device communication.
+"""A batch sharded over 8 (virtual CPU) devices needs no cross-device communication;
+every entry point runs inside `shard_map` with its default checks.
 
-jax fixes the device count when it starts, so the cases run in a subprocess
-(`_sharded_batch.py`) with ``--xla_force_host_platform_device_count=8``.
+jax fixes the device count when it starts, so the cases over 8 devices run in a
+subprocess (`_sharded_batch.py`) with ``--xla_force_host_platform_device_count=8``.
 """
 
 import subprocess
 import sys
 from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.sharding import Mesh
+from jax.sharding import PartitionSpec as P
+
+import splines
 
 SCRIPT = Path(__file__).with_name("_sharded_batch.py")
 
@@ -24,3 +34,30 @@ def test_sharded_batches_are_communication_free_and_match_one_device():
     for name, collectives, diff in rows:
         assert collectives == "", f"{name}: the program communicates across devices ({collectives})"
         assert float(diff) <= 1e-12, f"{name}: sharded result differs from one device by {diff}"
+
+
+XP = np.linspace(0, 2 * np.pi, 12)
+X = np.linspace(-1, 7, 9)
+ENTRY_POINTS = {
+    "cubic2": lambda f: splines.interp1d(X, XP, f, method="cubic2"),
+    "periodic": lambda f: splines.interp1d(X, XP, f.at[-1].set(f[0]), method="cubic2",
+                                           period=2 * np.pi),  # fmt: skip
+    "akima": lambda f: splines.interp1d(X, XP, f, method="akima", extrap=True),
+    "interp2d": lambda f: splines.interp2d(X, X[::-1], XP, XP, jnp.outer(f, f), method="cubic2"),
+    "Interpolator1D": lambda f: splines.Interpolator1D(XP, f, method="cubic2")(X),
+    "CubicSpline": lambda f: splines.CubicSpline(XP, f, bc_type="not-a-knot")(X, 1),
+}
+
+
+# shard_map's check_vma types each value by the mesh axes it varies over; a loop's
+# carry and the solve's output must vary as the data do (a 1-device mesh checks it).
+@pytest.mark.parametrize("name", ENTRY_POINTS)
+def test_entry_points_run_in_shard_map_with_its_checks(name):
+    per_curve = jax.vmap(ENTRY_POINTS[name])
+    mesh = Mesh(np.array(jax.devices()[:1]), ("d",))
+    sharded = jax.jit(jax.shard_map(per_curve, mesh=mesh, in_specs=P("d"), out_specs=P("d")))
+    curves = np.sin(XP) * np.arange(1.0, 7.0)[:, None]
+    np.testing.assert_allclose(sharded(curves), per_curve(curves), rtol=1e-13, atol=1e-13)
+    grad = jax.grad(lambda f: (sharded(f) ** 2).sum())(curves)
+    expected = jax.grad(lambda f: (per_curve(f) ** 2).sum())(curves)
+    np.testing.assert_allclose(grad, expected, rtol=1e-12, atol=1e-12)

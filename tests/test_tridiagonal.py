@@ -13,6 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from jax.sharding import PartitionSpec as P
 from jax.test_util import check_grads
 
 from _lowered import lowered_text
@@ -1033,3 +1034,43 @@ def test_cyclic_non_dominant_matches_dense(dtype):
         good = np.linalg.cond(t, np.inf) <= np.linalg.cond(a, np.inf)
         assert np.mean(good) > 0.25
         assert np.max(backward_error(a[good], x[good], args[3][good])) <= ETA_BOUND * eps
+
+
+# -------------------------------------------- inside shard_map, exported with a symbolic batch
+
+
+@pytest.mark.parametrize("kind", ["pivoting", "thomas", "cyclic"])
+def test_shard_map_checks_the_solve_and_its_gradients(kind):
+    # shard_map's default check_vma types every value by the mesh axes it varies over:
+    # a loop carry must vary as the rows do, and the solve's output as any operand
+    # does — here only the right-hand side varies, the bands are constants.
+    mesh = jax.sharding.Mesh(np.array(jax.devices()[:1]), ("d",))
+    rng = np.random.default_rng(3)
+    lower, diag, upper = (rng.uniform(-1, 1, (n,)) for n in (7, 8, 7))
+    solve = {
+        "pivoting": lambda d: tridiagonal_solve(lower, diag, upper, d),
+        "thomas": lambda d: tridiagonal_solve(lower, diag + 3, upper, d, pivoting=False),
+        "cyclic": lambda d: cyclic_tridiagonal_solve(np.append(lower, 0.5), diag + 3,
+                                                     np.append(upper, 0.5), d),  # fmt: skip
+    }[kind]
+    sharded = jax.jit(jax.shard_map(solve, mesh=mesh, in_specs=P("d"), out_specs=P("d")))
+    rhs = rng.uniform(-1, 1, (6, 8))  # 6 systems: past the 4 float32 / 2 float64 lanes
+    np.testing.assert_allclose(sharded(rhs), solve(rhs), rtol=1e-13, atol=1e-13)
+    grad = jax.grad(lambda d: jnp.sum(sharded(d) ** 2))(rhs)
+    np.testing.assert_allclose(grad, jax.grad(lambda d: jnp.sum(solve(d) ** 2))(rhs), rtol=1e-12)
+    # The bands varying too: the rules bind the solve again inside the mesh.
+    bands = jax.jit(jax.shard_map(lambda b, d: tridiagonal_solve(lower, b, upper, d), mesh=mesh,
+                                  in_specs=(P("d"), P()), out_specs=P("d")))  # fmt: skip
+    diags = diag + rng.uniform(2, 3, (6, 8))
+    jax.test_util.check_grads(bands, (diags, rhs[0]), order=1, modes=["rev"])
+
+
+@pytest.mark.parametrize("pivoting", [True, False])
+def test_export_with_a_symbolic_number_of_systems(pivoting):
+    (b,) = jax.export.symbolic_shape("b")
+    shapes = [jax.ShapeDtypeStruct((b, m), np.float64) for m in (7, 8, 7, 8)]
+    solve = jax.jit(functools.partial(tridiagonal_solve, pivoting=pivoting))
+    exported = jax.export.export(solve)(*shapes)
+    for batch in (1, 5, 40):
+        system = random_system(np.random.default_rng(batch), (batch,), 8, dtype=np.float64)
+        np.testing.assert_array_equal(exported.call(*system), solve(*system))

@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Optional, Union
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
 from jaxtyping import Array, ArrayLike, Float
@@ -95,16 +94,28 @@ def tridiagonal_solve(
                 f"`{name}.shape`={band.shape}."
             )
     try:
-        batch = np.broadcast_shapes(*(a.shape[:-1] for a in (lower, diag, upper, rhs)))
-    except ValueError:
+        batch = jnp.broadcast_shapes(*(a.shape[:-1] for a in (lower, diag, upper, rhs)))
+    except (ValueError, TypeError):
         raise ValueError(
             "the leading (batch) dimensions of `lower`, `diag`, `upper` and `rhs` do not "
             f"broadcast: shapes {lower.shape}, {diag.shape}, {upper.shape}, {rhs.shape}."
         ) from None
-    return tridiagonal_solve_p.bind(
-        *(jnp.broadcast_to(a, batch + a.shape[-1:]) for a in (lower, diag, upper, rhs)),
-        pivoting=pivoting,
-    )
+    return _solve(*(jnp.broadcast_to(a, batch + a.shape[-1:]) for a in (lower, diag, upper, rhs)),
+                  pivoting=pivoting)
+
+
+def _solve(lower, diag, upper, rhs, *, pivoting):
+    """Bind the primitive to operands that vary over `shard_map`'s manual axes alike.
+
+    The output varies as any operand does; adding a zero that varies as all of
+    them (`jnp.zeros_like` keeps the variance) gives every operand that type, so
+    the abstract value is the right-hand side's.  XLA drops the additions of 0.
+    """
+    operands = lower, diag, upper, rhs
+    if any(isinstance(a, jax.core.Tracer) for a in operands):  # eager arrays vary over nothing
+        zero = sum(jnp.zeros_like(a, shape=()) for a in operands)
+        lower, diag, upper, rhs = (a + zero for a in operands)
+    return tridiagonal_solve_p.bind(lower, diag, upper, rhs, pivoting=pivoting)
 
 
 def check_pivoting(pivoting):
@@ -116,13 +127,13 @@ def check_pivoting(pivoting):
 
 
 def _abstract_eval(lower, diag, upper, rhs, *, pivoting):
-    return jax.core.ShapedArray(rhs.shape, rhs.dtype)
+    return rhs.update(weak_type=False)  # its shape, dtype and variance over manual axes
 
 
 def _jvp(primals, tangents, *, pivoting):
     lower, diag, upper, rhs = primals
     d_lower, d_diag, d_upper, d_rhs = tangents
-    x = tridiagonal_solve_p.bind(*primals, pivoting=pivoting)
+    x = _solve(*primals, pivoting=pivoting)
     # rhs' − A' x, skipping symbolic-zero tangents.
     residual = ad.instantiate_zeros(d_rhs)
     if type(d_diag) is not ad.Zero:
@@ -131,7 +142,7 @@ def _jvp(primals, tangents, *, pivoting):
         residual = residual.at[..., 1:].add(-d_lower * x[..., :-1])
     if type(d_upper) is not ad.Zero:
         residual = residual.at[..., :-1].add(-d_upper * x[..., 1:])
-    return x, tridiagonal_solve_p.bind(lower, diag, upper, residual, pivoting=pivoting)
+    return x, _solve(lower, diag, upper, residual, pivoting=pivoting)
 
 
 def _transpose(cotangent, lower, diag, upper, rhs, *, pivoting):
@@ -140,14 +151,14 @@ def _transpose(cotangent, lower, diag, upper, rhs, *, pivoting):
     if type(cotangent) is ad.Zero:
         return [None, None, None, ad.Zero(rhs.aval)]
     # Aᵀ swaps the off-diagonals.
-    rhs_bar = tridiagonal_solve_p.bind(upper, diag, lower, cotangent, pivoting=pivoting)
+    rhs_bar = _solve(upper, diag, lower, cotangent, pivoting=pivoting)
     return [None, None, None, rhs_bar]
 
 
 def _batch(args, dims, *, pivoting):
     size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
     args = [batching.bdim_at_front(a, d, size) for a, d in zip(args, dims)]
-    return tridiagonal_solve_p.bind(*args, pivoting=pivoting), 0
+    return _solve(*args, pivoting=pivoting), 0
 
 
 def _impl(*args, pivoting):

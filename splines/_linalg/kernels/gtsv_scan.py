@@ -130,14 +130,16 @@ def splines_gtsv_scan(lower, diag, upper, rhs, chain: bool = False):
     """
     batch, n = rhs.shape[:-1], rhs.shape[-1]
     systems, chains = _lanes.lanes(batch), native_lanes(rhs.dtype)
-    if chain and 0 < chains < systems <= _MAX_LINKS * chains:
+    # A symbolic batch (`jax.export`) has systems in lanes and unstacked rows.
+    known = isinstance(systems, int)
+    if chain and known and 0 < chains < systems <= _MAX_LINKS * chains:
         rows, first = _lanes.to_chains(lower, diag, upper, rhs, chains)
         x = _sweeps(rows, first, unroll=1, pack=jnp.stack)
         return _lanes.from_chains(x, batch, n)
     unroll = unroll_for(systems)
     rows = _lanes.to_lanes(lower, diag, upper, rhs, unroll)
     # The sweeps' rows and carries: stacked arrays, or tuples (see _MAX_STACKED_LANES).
-    x = _sweeps(rows, None, unroll, jnp.stack if systems <= _MAX_STACKED_LANES else tuple)
+    x = _sweeps(rows, None, unroll, jnp.stack if known and systems <= _MAX_STACKED_LANES else tuple)
     return _lanes.from_lanes(x, batch, n)
 
 
@@ -154,8 +156,7 @@ def _sweeps(rows, first, unroll: int, pack):
     products with those zeros, cut the chain, so that a non-finite system
     (0 · inf = NaN) cannot spill into its neighbours.
     """
-    lanes, dtype = rows[0].shape[1:], rows[0].dtype
-    zero = jnp.zeros(lanes, dtype)
+    zero = jnp.zeros_like(rows[0][0])  # varies as the rows do (over shard_map's axes too)
 
     def forward(current, xs):
         row, starts = xs
@@ -168,7 +169,7 @@ def _sweeps(rows, first, unroll: int, pack):
             u_row = (jnp.where(starts, 0, s1), s2, jnp.where(starts, r / p, t))
         return pack(new), pack(u_row)
 
-    init = pack((jnp.ones(lanes, dtype), zero, zero))
+    init = pack((zero + 1, zero, zero))
     rows = jnp.stack(rows, axis=1) if pack is jnp.stack else rows
     (p, _, r), u_rows = lax.scan(forward, init, (rows, first), unroll=unroll)
     x_last = r / p

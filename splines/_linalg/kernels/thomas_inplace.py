@@ -72,7 +72,7 @@ def splines_thomas_inplace(lower, diag, upper, rhs):
         x = rows[3, i] - rows[2, i] * x_next
         return lax.dynamic_update_slice(rows, x[None, None], (3, i)), x
 
-    start = zero[0]
+    start = jnp.zeros_like(rhs[0])  # varies as the rows do (over shard_map's axes too)
     rows, _, _ = lax.fori_loop(0, n, forward, (rows, start, start))
     rows, _ = lax.fori_loop(0, n, backward, (rows, start))
     return jnp.reshape(rows[3], shape)

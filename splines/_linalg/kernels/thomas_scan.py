@@ -71,13 +71,13 @@ def splines_thomas_scan(lower, diag, upper, rhs):
     unroll = unroll_for(_lanes.lanes(batch))
     # (N, *batch) rows with identity padding to a multiple of the unroll (`_lanes`).
     rows = _lanes.to_lanes(lower, diag, upper, rhs, unroll)
-    lanes = rows[0].shape[1:]
 
     def forward(carry, row):
         carry = eliminate(carry, row)
         return carry, carry
 
-    init = (jnp.zeros(lanes, rhs.dtype), jnp.zeros(lanes, rhs.dtype))
+    zero = jnp.zeros_like(rows[0][0])  # varies as the rows do (over shard_map's axes too)
+    init = (zero, zero)
     _, (c_p, d_p) = lax.scan(forward, init, tuple(rows), unroll=unroll)
 
     def backward(x_next, row):

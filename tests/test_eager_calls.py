@@ -1,12 +1,14 @@
 """Eager calls: their fast paths keep the jitted answers and the errors, and what they
 remember is never wrong.
 
-An eager `interp1d` runs its checks in numpy and passes its constant scalars
-(scipy's default boundary values, the NaN fills) as cached jax arrays: the checks
-take one vector test in the common case, the search for the first bad entry only
-when it fails, and the constants are made once, outside any trace.
+An eager `interp1d` runs its checks in numpy and passes no array for its default
+constants (scipy's zero boundary values and the NaN fills are made in the program;
+other scalars are cached jax arrays, made outside any trace): the checks take one
+vector test in the common case, the search for the first bad entry only when it
+fails.
 
-It also remembers its static plan and the verdicts on its data
+It also remembers its static plan — everything about the call that the options and
+the arrays' types decide, in one lookup — and the verdicts on its data
 (`splines._utils.eager_cache`): a remembered plan must give exactly what planning
 afresh gives, and a remembered verdict must only ever stand for an immutable array
 that passed.
@@ -214,13 +216,40 @@ def test_array_options_bypass_the_memo():
         3,
     ],
 )
-def test_query_types_keep_their_dtypes(x):
-    knots = jnp.asarray(XP, jnp.float32)
-    got = splines.interp1d(x, knots, FP.astype(np.float32), "cubic2")
+@pytest.mark.parametrize("entry", ["interp1d", "Interpolator1D", "Interpolator2D"])
+def test_query_types_keep_their_dtypes(x, entry):
+    knots, values = jnp.asarray(XP, jnp.float32), FP.astype(np.float32)
+    call = {
+        "interp1d": lambda x: splines.interp1d(x, knots, values, "cubic2"),
+        "Interpolator1D": splines.Interpolator1D(knots, values, "cubic2"),
+        "Interpolator2D": lambda x: splines.Interpolator2D(knots, knots, np.outer(values, values),
+                                                           "cubic2")(x, x),  # fmt: skip
+    }[entry]
+    got = call(x)
     _memo._PLANS.clear()
-    want = splines.interp1d(x, knots, FP.astype(np.float32), "cubic2")
-    assert got.dtype == want.dtype and got.shape == want.shape
+    want = call(x)
+    assert got.dtype == want.dtype == jnp.result_type(x, np.float32) and got.shape == want.shape
     np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(jax.jit(lambda x: call(x))(x), want)
+
+
+def test_a_repeated_call_is_planned_once(monkeypatch):
+    """The second call of a signature makes no plan: the fit's, the evaluation's and the
+    queries' static halves come from one lookup."""
+    from splines._interpolate import evaluate, functions
+
+    made = []
+    for module, name in ((_fit, "plan_fit"), (functions, "evaluation_plan"),
+                         (evaluate, "query_dtypes")):  # fmt: skip
+        plan = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, plan=plan, **k: made.append(1) or plan(*a, **k))
+    spline = splines.Interpolator1D(XP, FP, "cubic2")
+    for _ in range(2):
+        made.clear()
+        splines.interp1d(X, XP, FP, "cubic2", extrap=True)
+        splines.interp2d(X, X, XP, XP, np.outer(FP, FP), "linear")
+        spline(X, 1)
+    assert made == []
 
 
 def test_the_memo_starts_over_when_full(monkeypatch):

@@ -37,7 +37,8 @@ from .._methods.registry import Method, get_method
 from .._pieces.polynomials import horner
 from .._pieces.search import find_cells, take_pieces
 from .._utils.columns import from_columns, restore_axis, to_columns
-from .._utils.dtypes import as_dtype, check_real, query_dtype
+from .._utils.dtypes import as_dtype, check_real, is_of_dtype, query_dtype
+from .._utils.eager_cache import memoized
 from .._utils.validate import static_int
 from .fit import in_axis_units
 
@@ -107,6 +108,39 @@ def prepare_queries(x, real_dtype, name: str = "x"):
         return np.asarray(x, real_dtype)
     check_real(x, name)
     return as_dtype(x, query_dtype(x, real_dtype))
+
+
+def query_dtypes(queries: tuple, real, names: tuple) -> tuple:
+    """``(dtypes, ready)``: per query array its dtype (`prepare_queries`'), and whether each
+    is a jax array of it already.  Static (types only): part of a call's plan."""
+    for q, name in zip(queries, names):
+        check_real(q, name)
+    dtypes = tuple(query_dtype(q, real) for q in queries)
+    return dtypes, all(is_of_dtype(q, dtype) for q, dtype in zip(queries, dtypes))
+
+
+def planned_call(queries: tuple, derivative, one_axis: bool, real, names: tuple, *fields):
+    """A fitted interpolant's call: ``(queries in their dtypes, EvalSpec)``, the static half
+    made once per call signature (`memoized`).  ``fields``: `EvalSpec`'s after the orders;
+    ``one_axis``: ``derivative`` as `interp1d` reads it, else orders per axis."""
+    spec, dtypes, ready = memoized(_call_plan, queries, (derivative,),
+                                   (one_axis, real, names, *fields))  # fmt: skip
+    if not ready:
+        queries = tuple(as_dtype(q, dtype) for q, dtype in zip(queries, dtypes))
+    return queries, spec
+
+
+def _call_plan(*args) -> tuple:
+    """``(EvalSpec, dtypes, ready)``; ``args``: `planned_call`'s queries flat, then the rest."""
+    *queries, derivative, one_axis, real, names = args[:-_FIELDS]
+    extend, periodic, *rest = args[-_FIELDS:]
+    orders = orders_along_one_axis(derivative) if one_axis else orders_per_axis(
+        derivative, len(periodic))  # fmt: skip
+    spec = EvalSpec(*orders, extend, periodic, *rest)
+    return (spec, *query_dtypes(tuple(queries), real, names))
+
+
+_FIELDS = len(EvalSpec._fields) - 2  # after the orders (`derivative`, `stacked`)
 
 
 def evaluate(queries: tuple, breaks: tuple, table, fill, spec: EvalSpec, end=None):
@@ -212,10 +246,10 @@ def _snap_jvp(primals, tangents):
 
 def fill_outside(out, x, breaks, fill, extended=(False, False)):
     """``fill`` = (below, above) where the queries ``x`` (flat, one per row) are outside,
-    on the sides not ``extended``."""
+    on the sides not ``extended``; a side's None is NaN."""
     for outside, value, extend in zip((x < breaks[0], x > breaks[-1]), fill, extended):
         if not extend:
-            out = jnp.where(outside[:, None], value, out)
+            out = jnp.where(outside[:, None], jnp.nan if value is None else value, out)
     return out
 
 

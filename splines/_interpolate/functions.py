@@ -1,29 +1,42 @@
 """`interp1d`, `interp2d`, `interp3d`, `interpn`: fit and evaluate in one jitted call.
 
-Each names its arguments and calls the one pipeline: `prepare.prepare_fit`,
-the evaluation's static half (`evaluation_plan`, kept per options), then
-`fit.fit` and `evaluate.evaluate` in one program (`_interpolate`).
+Each names its arguments and calls the one pipeline (`_call`): the static half
+of the fit (`prepare.plan_fit`), of the evaluation (`evaluation_plan`) and of the
+queries, found in one lookup per call signature; the data half of the fit
+(`prepare.fit_data`: conversions, eager checks); then `fit.fit` and
+`evaluate.evaluate` in one program (`_interpolate`).  `interpn`, whose points
+come as one array, plans its evaluation apart.
 """
 
 from functools import partial
-from typing import Any, Literal, Optional
+from typing import Any, Literal, NamedTuple, Optional
 
 import jax
 import numpy as np
 from jaxtyping import Array, ArrayLike, Float, Inexact
 
-from .._utils.dtypes import lists_to_arrays
+from .._utils.dtypes import as_dtype, lists_to_arrays
 from .._utils.eager_cache import memoized
 from .evaluate import (
     EvalSpec,
     evaluate,
     orders_along_one_axis,
     orders_per_axis,
-    prepare_queries,
+    query_dtypes,
 )
 from .fit import fit
 from .options import parse_extrap, parse_grid_extrap, per_axis
-from .prepare import ArgumentNames, FitArgs, FitSpec, even_axes, prepare_fit
+from .prepare import (
+    ArgumentNames,
+    FitArgs,
+    FitPlan,
+    FitSpec,
+    even_axes,
+    fit_data,
+    plan_fit,
+    prepare_fit,
+    present,
+)
 from .scipy_grid import (
     check_bounds,
     check_fill_kind,
@@ -38,6 +51,7 @@ from .scipy_grid import (
 Method = Literal["nearest", "linear", "cubic2", "cubic", "catmull-rom", "cardinal", "monotonic",
                  "monotonic-0", "akima", "makima"]  # fmt: skip
 
+NAMES_1D = ArgumentNames()
 GRID_NAMES = {
     2: ArgumentNames(("xp", "yp"), ("x", "y")),
     3: ArgumentNames(("xp", "yp", "zp"), ("x", "y", "z")),
@@ -120,12 +134,8 @@ def interp1d(
     NaN queries give NaN.
     """
     x, xp, fp, period, fx = lists_to_arrays(x, xp, fp, period, fx)
-    fit_spec, fit_args = prepare_fit((xp,), fp, method, bc_type, (period,), axis, c, {1: fx})
-    x = prepare_queries(x, fit_args.knots[0].dtype)
-    even = even_axes(even_spacing, fit_args, ArgumentNames()) if even_spacing is not False else ()
-    plan = memoized(evaluation_plan, (), (derivative, extrap),
-                    (True, fit_spec, fit_args.fp.dtype, even))  # fmt: skip
-    return _interpolate((x,), fit_args, plan[1], fit_spec, plan[0])
+    return _call((x,), (xp,), fp, method, derivative, extrap, (period,), even_spacing, bc_type,
+                 axis, c, {1: fx}, NAMES_1D, one_axis=True)  # fmt: skip
 
 
 def interp2d(
@@ -301,18 +311,50 @@ def scipy_names(d: int) -> ArgumentNames:
 def interp_grid(queries, knots, fp, method, derivative, extrap, period, even_spacing, bc_type,
                 c, given, names: ArgumentNames):  # fmt: skip
     """`interp2d`/`interp3d` on any number of axes (``given``: mask → derivative)."""
-    fit_spec, fit_args = prepare_grid(knots, fp, method, bc_type, period, c, given, names)
-    queries = grid_queries(queries, fit_args.knots[0].dtype, names)
-    even = even_axes(even_spacing, fit_args, names) if even_spacing is not False else ()
-    plan = memoized(evaluation_plan, (), (derivative, extrap),
-                    (False, fit_spec, fit_args.fp.dtype, even))  # fmt: skip
-    return _interpolate(queries, fit_args, plan[1], fit_spec, plan[0])
+    knots, (fp, c), queries = lists_to_arrays(*knots), lists_to_arrays(fp, c), lists_to_arrays(*queries)
+    periods = lists_to_arrays(*per_axis(period, len(knots), "period"))
+    given = dict(zip(given, lists_to_arrays(*given.values())))
+    return _call(queries, knots, fp, method, derivative, extrap, periods, even_spacing, bc_type,
+                 0, c, given, names, one_axis=False)  # fmt: skip
 
 
-def grid_queries(queries, real, names: ArgumentNames) -> tuple:
-    """One query array per axis, from lists, in the queries' dtype (named for errors)."""
-    return tuple(prepare_queries(q, real, n)
-                 for q, n in zip(lists_to_arrays(*queries), names.queries))  # fmt: skip
+class CallPlan(NamedTuple):
+    """What a call that fits and evaluates decides from its options and the arrays' types."""
+
+    fit: FitPlan
+    spec: EvalSpec
+    fill: tuple  # per axis, (below, above)
+    query_dtypes: tuple  # per query array
+    queries_ready: bool  # each query array a jax array of its dtype already (`is_of_dtype`)
+
+
+def _call(queries: tuple, knots: tuple, fp, method, derivative, extrap, periods: tuple,
+          even_spacing, bc_type, axis, c, given: dict, names: ArgumentNames, one_axis: bool):  # fmt: skip
+    """Fit and evaluate in one program, after one lookup of the call's plan (`memoized`).
+
+    The arrays are numpy or jax arrays or Python scalars (`lists_to_arrays`).
+    """
+    masks, derivatives = present(given)
+    arrays = (*queries, *knots, fp, *periods, *derivatives)
+    plan = memoized(_plan_call, arrays, (method, bc_type, axis, derivative, extrap),
+                    (len(queries), len(knots), masks, c is None, names, one_axis))  # fmt: skip
+    spec, fit_args = fit_data(plan.fit, knots, fp, periods, derivatives, c, names)
+    if not plan.queries_ready:
+        queries = tuple(as_dtype(q, dtype) for q, dtype in zip(queries, plan.query_dtypes))
+    evaluation = plan.spec
+    if even_spacing is not False:
+        evaluation = evaluation._replace(even=even_axes(even_spacing, fit_args, names))
+    return _interpolate(queries, fit_args, plan.fill, spec, evaluation)
+
+
+def _plan_call(*args) -> CallPlan:
+    """The `CallPlan`; ``args``: `_call`'s arrays flat, its options, then ``(number of
+    query arrays, d, masks, no_tension, names, one_axis)``."""
+    *arrays, method, bc_type, axis, derivative, extrap, m, d, masks, no_tension, names, one_axis = args
+    queries = arrays[:m]
+    fit = plan_fit(*arrays[m:], method, bc_type, axis, d, masks, no_tension, names)
+    spec, fill = evaluation_plan(derivative, extrap, one_axis, fit.spec, fit.value)
+    return CallPlan(fit, spec, fill, *query_dtypes(queries, fit.real, names.queries))
 
 
 def prepare_grid(knots, fp, method, bc_type, period, c, given: dict, names: ArgumentNames):

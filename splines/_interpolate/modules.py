@@ -20,13 +20,12 @@ from .evaluate import (
     EvalSpec,
     evaluate,
     jit_evaluate,
-    orders_along_one_axis,
     orders_per_axis,
-    prepare_queries,
+    planned_call,
 )
 from .fit import jit_fit
-from .functions import GRID_NAMES, grid_queries, prepare_grid, scipy_names
-from .options import parse_extrap, parse_grid_extrap, per_axis
+from .functions import GRID_NAMES, prepare_grid, scipy_names
+from .options import fill_array, parse_extrap, parse_grid_extrap, per_axis
 from .prepare import ArgumentNames, even_axes, prepare_fit
 from .scipy_grid import (
     check_bounds,
@@ -79,7 +78,7 @@ class Interpolator1D(eqx.Module):
         spec, args = prepare_fit((xp,), fp, method, bc_type, (period,), axis, c, {1: fx})
         extrap = parse_extrap(extrap, spec.periodic[0], args.fp.dtype)
         (self.breaks,), self.coefficients, self.end = jit_fit(args, spec)
-        self.fill = jnp.stack(extrap.fill)  # already in the data's dtype
+        self.fill = fill_array(extrap.fill, args.fp.dtype)
         self.extend, self.periodic = extrap.extend, spec.periodic[0]
         self.method = spec.method
         self.axis, self.column_shape = spec.axis, spec.column_shape
@@ -98,11 +97,10 @@ class Interpolator1D(eqx.Module):
         """Values (or derivatives: an order or a tuple of orders) at ``x``; as `interp1d`.
         ``dx``: interpax's name for ``derivative``."""
         derivative = derivative if dx is None else dx
-        spec = EvalSpec(*orders_along_one_axis(derivative), (self.extend,), (self.periodic,),
-                        self.axis, self.column_shape, self.method, self.even)  # fmt: skip
-        (x,) = lists_to_arrays(x)
-        x = prepare_queries(x, self.breaks.dtype)
-        return jit_evaluate((x,), (self.breaks,), self.coefficients, (self.fill,), spec, self.end)
+        queries, spec = planned_call(lists_to_arrays(x), derivative, True, self.breaks.dtype,
+                                     ("x",), (self.extend,), (self.periodic,), self.axis,
+                                     self.column_shape, self.method, self.even)  # fmt: skip
+        return jit_evaluate(queries, (self.breaks,), self.coefficients, (self.fill,), spec, self.end)
 
 
 class TensorSpline(eqx.Module):
@@ -132,13 +130,14 @@ class TensorSpline(eqx.Module):
         self.even = even_axes(even_spacing, args, names)
         extraps = parse_grid_extrap(extrap, spec.periodic, args.fp.dtype)
         self.breaks, self.nodes, self.end = jit_fit(args, spec)
-        self.fill = jnp.stack([jnp.stack(e.fill) for e in extraps])
+        self.fill = jnp.stack([fill_array(e.fill, args.fp.dtype) for e in extraps])
         self.extend, self.periodic = tuple(e.extend for e in extraps), spec.periodic
         self.method, self.column_shape, self.names = spec.method, spec.column_shape, names
 
     def __call__(self, queries: tuple, derivative) -> Inexact[Array, "..."]:
-        queries = grid_queries(queries, self.breaks[0].dtype, self.names)
-        spec = grid_eval_spec(self, derivative)
+        queries, spec = planned_call(lists_to_arrays(*queries), derivative, False,
+                                     self.breaks[0].dtype, self.names.queries, self.extend,
+                                     self.periodic, 0, self.column_shape, self.method, self.even)  # fmt: skip
         return jit_evaluate(queries, self.breaks, self.nodes, self.fill, spec, self.end)
 
 
@@ -317,7 +316,8 @@ class RegularGridInterpolator(eqx.Module):
         spline = copy.copy(self.spline)
         extraps = parse_grid_extrap(scipy_fill(bounds, fill, self.periods), spline.periodic,
                                     spline.nodes.dtype)  # fmt: skip
-        object.__setattr__(spline, "fill", jnp.stack([jnp.stack(e.fill) for e in extraps]))
+        fills = jnp.stack([fill_array(e.fill, spline.nodes.dtype) for e in extraps])
+        object.__setattr__(spline, "fill", fills)
         object.__setattr__(spline, "extend", tuple(e.extend for e in extraps))
         object.__setattr__(self, "spline", spline)
         object.__setattr__(self, "bounds_error", bounds)

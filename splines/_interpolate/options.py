@@ -8,10 +8,11 @@ kinds (differentiable, possibly traced): only the values reach the program.
 
 from typing import Any, NamedTuple
 
+import jax.numpy as jnp
 import numpy as np
 
 from .._methods.ends import NOT_A_KNOT, PERIODIC, EndConditions
-from .._utils.dtypes import constant, dtype_kind, value_as_dtype
+from .._utils.dtypes import dtype_kind, value_as_dtype
 
 _NAMED_END = {"natural": (2, 0.0), "clamped": (1, 0.0), NOT_A_KNOT: (NOT_A_KNOT, 0.0)}
 BC_TYPES = (NOT_A_KNOT, "natural", "clamped", PERIODIC)
@@ -62,7 +63,12 @@ class Extrapolation(NamedTuple):
     """Per side (below, above): ``extend`` the end piece (static), else ``fill`` it."""
 
     extend: tuple  # two bools
-    fill: tuple  # two arrays of the data's dtype (NaN on a side given as a bool)
+    fill: tuple  # two arrays of the data's dtype, or None: NaN (a side given as a bool)
+
+
+def fill_array(fill: tuple, dtype):
+    """The (below, above) ``fill`` as one array of ``dtype``, NaN for None."""
+    return jnp.stack([jnp.full((), jnp.nan, dtype) if f is None else f for f in fill])
 
 
 def parse_extrap(extrap: Any, periodic: bool, dtype, name: str = "extrap") -> Extrapolation:
@@ -85,8 +91,8 @@ def parse_extrap(extrap: Any, periodic: bool, dtype, name: str = "extrap") -> Ex
             "complex fills need complex `fp`."
         )
     extend = tuple(bool(e) if _is_bool(e) else False for e in sides)
-    fill = tuple(constant(np.nan, dtype) if _is_bool(e) else value_as_dtype(e, dtype, "extrap")
-                 for e in sides)  # fmt: skip
+    # NaN is made in the program: a call then passes no array for it.
+    fill = tuple(None if _is_bool(e) else value_as_dtype(e, dtype, "extrap") for e in sides)
     return Extrapolation(extend, fill)
 
 

@@ -89,7 +89,7 @@ class FitArgs(NamedTuple):
 
     knots: tuple  # per axis
     fp: Any
-    bc_values: tuple  # cubic2's two end values, one per column (broadcast); 0 on grids
+    bc_values: tuple  # cubic2's two end values, one per column (broadcast); None: 0
     periods: tuple  # per axis, a scalar or None
     given: tuple = ()  # user-given derivatives, fp's shape
     tension: Any = None  # cardinal's `c`; None for every other method
@@ -118,10 +118,16 @@ def prepare_fit(knots: tuple, fp, method, bc_type, periods: tuple, axis=0, c=Non
     then give NaN, as traced data do, instead of raising.  An eager call's cost,
     so written for few Python operations.
     """
-    masks, derivatives = _present(given)
+    masks, derivatives = present(given)
     arrays = (*knots, fp, *periods, *derivatives)  # flat: a tuple in the key costs ~0.4 µs
-    plan = memoized(_plan_fit, arrays, (method, bc_type, axis),
+    plan = memoized(plan_fit, arrays, (method, bc_type, axis),
                     (len(knots), masks, c is None, names))  # fmt: skip
+    return fit_data(plan, knots, fp, periods, derivatives, c, names, check)
+
+
+def fit_data(plan: FitPlan, knots: tuple, fp, periods: tuple, derivatives: tuple, c,
+             names: ArgumentNames, check: bool = True):  # fmt: skip
+    """`prepare_fit`'s data half, after its ``plan``: the arrays in their dtypes, checked."""
     real, value = plan.real, plan.value
     c = tension(c, real) if plan.takes_tension else None
     if plan.of_their_dtypes:  # (the usual eager call: no conversions to make)
@@ -141,7 +147,7 @@ def prepare_fit(knots: tuple, fp, method, bc_type, periods: tuple, axis=0, c=Non
     return (plan.spec if closes is None else plan.spec._replace(closes_period=closes)), args
 
 
-def _present(given) -> tuple:
+def present(given) -> tuple:
     """The masks and arrays of the given derivatives, by mask."""
     present = [(m, v) for m, v in given.items() if v is not None] if given else None
     if not present:
@@ -150,7 +156,7 @@ def _present(given) -> tuple:
     return tuple([m for m, _ in present]), tuple([v for _, v in present])
 
 
-def _plan_fit(*args):
+def plan_fit(*args):
     """The `FitPlan`; ``args``: `prepare_fit`'s arrays flat, its options, then
     ``(d, masks, no_tension, names)``."""
     *arrays, method, bc_type, axis, d, masks, no_tension, names = args
@@ -279,7 +285,7 @@ def tension(c, real):
 
 def _bc_value(value, column_shape: tuple, dtype):
     if type(value) is float and math.isfinite(value):  # scipy's defaults: no array checks
-        return constant(value, dtype)
+        return None if value == 0 else constant(value, dtype)  # None: the fit's own zero
     value = value_as_dtype(value, dtype, "bc_type")
     if is_concrete(value) and not np.isfinite(np.asarray(value)).all():
         raise ValueError(f"boundary values in `bc_type` must be finite; got {value}.")

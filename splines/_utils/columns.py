@@ -41,6 +41,11 @@ def from_columns(out, x_shape: tuple, column_shape: tuple, axis: int):
 
 
 def column_values(value, column_shape: tuple, dtype):
-    """A boundary value broadcast to one entry per column: shape ``(k,)``."""
+    """A boundary value broadcast to one entry per column: shape ``(k,)``.
+
+    None is zero, made in the program: a call passes no array for a default end.
+    """
+    if value is None:
+        return jnp.zeros(math.prod(column_shape), dtype)
     value = jnp.broadcast_to(jnp.asarray(value, dtype), column_shape)
     return jnp.reshape(value, (math.prod(column_shape),))

@@ -58,17 +58,25 @@ def array_key(value):
     Python scalars are keyed by their type alone (their value is data); a tuple
     (one array per axis) by its entries.
     """
-    if type(value) is tuple:
+    kind = type(value)
+    if kind in _ARRAY_TYPES:  # the usual argument first
+        return kind, value.shape, value.dtype, value.weak_type
+    if kind is tuple:
         keys = tuple(map(array_key, value))
         return _UNKEYABLE if _UNKEYABLE in keys else keys
     if value is None or isinstance(value, (bool, int, float, complex)):
-        return type(value)
+        return kind
     dtype = getattr(value, "dtype", None)
     if dtype is None:
         return _UNKEYABLE  # not an array: the plan's checks say what it is
     if isinstance(value, jax.core.Tracer):
-        return type(value), value.shape, dtype, value.aval.weak_type
-    return type(value), value.shape, dtype, getattr(value, "weak_type", None)
+        return kind, value.shape, dtype, value.aval.weak_type
+    if isinstance(value, jax.Array):
+        _ARRAY_TYPES.add(kind)
+    return kind, value.shape, dtype, getattr(value, "weak_type", None)
+
+
+_ARRAY_TYPES: set = set()  # the concrete jax array types met so far
 
 
 def option_key(value):

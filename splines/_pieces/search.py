@@ -29,6 +29,12 @@ few breaks are counted instead:
   coefficients) recomputes the chain in its own fusion; the loop hands j over
   once, computed: a fit + evaluate at n = 1000, q = 1e5 (f32) then runs as
   fast as `jnp.interp` (`benchmarks/suites/interp1d.py`).
+
+About evenly spaced breaks need no search (`locate_even`): a multiply and a
+floor guess j, and a step left or right by the piece's two breaks corrects it.
+In line everywhere but on CPU for many queries, where the corrections run as a
+loop of two steps for the reason above: a grid's corner gather reads j once per
+corner, and recomputed there it made a 2-D evaluation 2x slower than the search.
 """
 
 import math
@@ -58,18 +64,18 @@ _ROLLED_MIN_QUERIES = 64
 _COUNTED_MAX_STEPS = 5
 
 
-def locate(x, breaks, right_closed: bool = False):
+def locate(x, breaks, right_closed: bool = False, even: bool = False):
     """Index j of the piece ``[breaks[j], breaks[j+1]]`` holding x, in ``[0, n-2]``.
 
     A point on an interior break belongs to the piece on its right, or with
     ``right_closed`` to the one on its left.  Points outside the breaks get
     the end pieces, so those extend; NaN gets piece 0.  ``breaks``: one row
     (n,) or rows (*batch, n); ``x``: any shape that leads with ``batch``.
-    Piecewise constant: its derivatives are zero.
+    Piecewise constant: its derivatives are zero.  ``even``: `locate_even`.
     """
     if jnp.shape(breaks)[-1:] < (2,):
         raise ValueError(f"locate needs at least 2 breaks (one piece); got {jnp.shape(breaks)}.")
-    return locate_p.bind(x, breaks, right_closed=bool(right_closed))
+    return locate_p.bind(x, breaks, right_closed=bool(right_closed), even=bool(even))
 
 
 def steps(n: int) -> int:
@@ -107,6 +113,25 @@ def _search(x, breaks, right_closed: bool, rolled: bool):
     return jnp.minimum(j, max(last, 0))
 
 
+def _even(x, breaks, right_closed: bool, rolled: bool):
+    """`locate_even` on rows: ``breaks`` (*batch, n), ``x`` (*batch, m) → j (*batch, m)."""
+    last = breaks.shape[-1] - 2
+    first = breaks[..., :1]
+    scale = (last + 1) / (breaks[..., -1:] - first)
+    guess = jnp.clip(jnp.floor((x - first) * scale), 0, last)
+    j = jnp.where(jnp.isnan(guess), 0, guess).astype(jnp.int32)
+
+    def correct(j):
+        lo = jnp.take_along_axis(breaks, j, axis=-1, mode="promise_in_bounds")
+        hi = jnp.take_along_axis(breaks, j + 1, axis=-1, mode="promise_in_bounds")
+        left = (x <= lo if right_closed else x < lo) & (j > 0)
+        right = (x > hi if right_closed else x >= hi) & (j < last)
+        return j - left.astype(jnp.int32) + right.astype(jnp.int32)
+
+    # Two steps in a loop (a loop of one XLA removes): the second corrects nothing more.
+    return lax.fori_loop(0, 2, lambda _, j: correct(j), j) if rolled else correct(j)
+
+
 def _rows(search):
     """``search`` on x of any shape whose leading dims are those of ``breaks[..., 0]``."""
 
@@ -135,58 +160,81 @@ def splines_locate_counted(rows, breaks, right_closed: bool):
     return jnp.sum(below, axis=-1, dtype=jnp.int32)
 
 
+@partial(jax.jit, static_argnames="right_closed")
+def splines_locate_even(rows, breaks, right_closed: bool):
+    return _even(rows, breaks, right_closed, rolled=False)
+
+
+@partial(jax.jit, static_argnames="right_closed")
+def splines_locate_even_rolled(rows, breaks, right_closed: bool):
+    return _even(rows, breaks, right_closed, rolled=True)
+
+
 unrolled = _rows(splines_locate_unrolled)
 rolled = _rows(splines_locate_rolled)
 counted = _rows(splines_locate_counted)
+even = _rows(splines_locate_even)
+even_rolled = _rows(splines_locate_even_rolled)
 
 
-def cpu_kernel(queries: int, n: int):
+def cpu_kernel(queries: int, n: int, is_even: bool = False):
     """The kernel XLA:CPU runs for this many queries (all rows) and breaks.
 
     A symbolic number of queries (`jax.export`) counts as many.
     """
+    many = not isinstance(queries, int) or queries >= _ROLLED_MIN_QUERIES  # int: not symbolic
+    if is_even:
+        return even_rolled if many else even
     if steps(n) <= _COUNTED_MAX_STEPS:
         return counted
-    many = not isinstance(queries, int) or queries >= _ROLLED_MIN_QUERIES  # int: not symbolic
     long = steps(n) >= _ROLLED_MIN_STEPS and many
     return rolled if long else unrolled
 
 
-def _abstract_eval(x, breaks, *, right_closed):
+def _abstract_eval(x, breaks, *, right_closed, even):
     if breaks.ndim < 1 or x.shape[: breaks.ndim - 1] != breaks.shape[:-1]:
         batch = breaks.shape[:-1]
         raise ValueError(f"locate: x {x.shape} does not lead with breaks' batch {batch}")
     return jax.core.ShapedArray(x.shape, jnp.int32)
 
 
-def _jvp(primals, tangents, *, right_closed):
+def _jvp(primals, tangents, **params):
     """An index is piecewise constant: a zero (float0) tangent."""
-    j = locate_p.bind(*primals, right_closed=right_closed)
+    j = locate_p.bind(*primals, **params)
     return j, ad.Zero(jax.typeof(j).to_tangent_aval())
 
 
-def _batch(args, dims, *, right_closed):
+def _batch(args, dims, **params):
     x, breaks = args
     dx, db = dims
     if db is None and breaks.ndim == 1:  # elementwise in x
-        return locate_p.bind(x, breaks, right_closed=right_closed), dx
+        return locate_p.bind(x, breaks, **params), dx
     size = x.shape[dx] if dx is not None else breaks.shape[db]
     x, breaks = (batching.bdim_at_front(a, d, size) for a, d in zip(args, dims))
-    return locate_p.bind(x, breaks, right_closed=right_closed), 0
+    return locate_p.bind(x, breaks, **params), 0
 
 
-def _cpu_lowering(ctx, x, breaks, *, right_closed):
-    x_aval, breaks_aval = ctx.avals_in
-    kernel = cpu_kernel(x_aval.size, breaks_aval.shape[-1])
+def _default_lowering(ctx, x, breaks, *, right_closed, even):
+    kernel = globals()["even"] if even else unrolled
     return mlir.lower_fun(partial(kernel, right_closed=right_closed), multiple_results=False)(
         ctx, x, breaks
     )
 
 
-def _impl(x, breaks, *, right_closed):
+def _cpu_lowering(ctx, x, breaks, *, right_closed, even):
+    x_aval, breaks_aval = ctx.avals_in
+    kernel = cpu_kernel(x_aval.size, breaks_aval.shape[-1], even)
+    return mlir.lower_fun(partial(kernel, right_closed=right_closed), multiple_results=False)(
+        ctx, x, breaks
+    )
+
+
+def _impl(x, breaks, *, right_closed, even):
     """Eager evaluation (also under `jax.disable_jit`): the default backend's kernel."""
-    cpu = jax.default_backend() == "cpu"
-    kernel = cpu_kernel(jnp.size(x), jnp.shape(breaks)[-1]) if cpu else unrolled
+    if jax.default_backend() == "cpu":
+        kernel = cpu_kernel(jnp.size(x), jnp.shape(breaks)[-1], even)
+    else:
+        kernel = globals()["even"] if even else unrolled
     return kernel(x, breaks, right_closed=right_closed)
 
 
@@ -195,7 +243,7 @@ locate_p.def_impl(_impl)
 locate_p.def_abstract_eval(_abstract_eval)
 ad.primitive_jvps[locate_p] = _jvp
 batching.primitive_batchers[locate_p] = _batch
-mlir.register_lowering(locate_p, mlir.lower_fun(unrolled, multiple_results=False))
+mlir.register_lowering(locate_p, _default_lowering)
 mlir.register_lowering(locate_p, _cpu_lowering, platform="cpu")
 
 
@@ -231,19 +279,12 @@ def find_cells(x, breaks, periodic: bool, right_closed: bool, even: bool = False
 
 def locate_even(x, breaks, right_closed: bool = False):
     """`locate` for about evenly spaced breaks, without a search: one multiply and a floor
-    give the piece j of x were the breaks exactly even, then one step left or right
+    give the piece j of x were the breaks exactly even, then a step left or right
     corrects it by the two breaks of that piece.  So j is `locate`'s wherever every
     break lies within a piece width of its even place (`evenly_spaced` asks a quarter);
     `find_cells` makes the other queries NaN.
     """
-    last = breaks.shape[-1] - 2
-    scale = (last + 1) / (breaks[-1] - breaks[0])
-    guess = jnp.clip(jnp.floor((x - breaks[0]) * scale), 0, last)
-    j = jnp.where(jnp.isnan(guess), 0, guess).astype(jnp.int32)
-    lo, hi = take_pieces(breaks, j), take_pieces(breaks, j + 1)
-    left = (x <= lo if right_closed else x < lo) & (j > 0)
-    right = (x > hi if right_closed else x >= hi) & (j < last)
-    return j - left.astype(jnp.int32) + right.astype(jnp.int32)
+    return locate(x, breaks, right_closed, even=True)
 
 
 def take_pieces(table, index):

@@ -120,7 +120,8 @@ def test_cpu_counts_few_breaks_and_loops_over_long_searches(queries_, n, expecte
     assert _search.cpu_kernel(queries_, n) is KERNELS[expected]
 
 
-@pytest.mark.parametrize("kernel", [_search.even, _search.even_rolled], ids=["inline", "rolled"])
+@pytest.mark.parametrize("kernel", [_search.even_inline, _search.even_rolled],
+                         ids=["inline", "rolled"])  # fmt: skip
 def test_the_even_kernels_find_numpys_piece_on_about_even_breaks(kernel):
     """Breaks up to a quarter spacing off their even places (`evenly_spaced`'s bound), rows
     of them and one row for all, both dtypes and closures: the search's pieces."""
@@ -144,7 +145,7 @@ def test_cpu_corrects_an_even_guess_in_a_loop_for_many_queries():
     """A grid's corner gather reads j once per corner: recomputed in line, a 2-D evaluation
     at 1e5 queries took 2.5 ms against the loop's 1.0 ms (`docs/architecture.md` §6)."""
     assert _search.cpu_kernel(64, 1000, True) is _search.even_rolled
-    assert _search.cpu_kernel(63, 1000, True) is _search.even
+    assert _search.cpu_kernel(63, 1000, True) is _search.even_inline
     x, breaks = jnp.zeros(1000), jnp.linspace(0.0, 1.0, 100)
     locate = functools.partial(_search.locate, even=True)
     assert "stablehlo.while" in lowered_text(locate, x, breaks, platform="cpu")

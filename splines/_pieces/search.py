@@ -173,7 +173,7 @@ def splines_locate_even_rolled(rows, breaks, right_closed: bool):
 unrolled = _rows(splines_locate_unrolled)
 rolled = _rows(splines_locate_rolled)
 counted = _rows(splines_locate_counted)
-even = _rows(splines_locate_even)
+even_inline = _rows(splines_locate_even)
 even_rolled = _rows(splines_locate_even_rolled)
 
 
@@ -184,7 +184,7 @@ def cpu_kernel(queries: int, n: int, is_even: bool = False):
     """
     many = not isinstance(queries, int) or queries >= _ROLLED_MIN_QUERIES  # int: not symbolic
     if is_even:
-        return even_rolled if many else even
+        return even_rolled if many else even_inline
     if steps(n) <= _COUNTED_MAX_STEPS:
         return counted
     long = steps(n) >= _ROLLED_MIN_STEPS and many
@@ -215,7 +215,7 @@ def _batch(args, dims, **params):
 
 
 def _default_lowering(ctx, x, breaks, *, right_closed, even):
-    kernel = globals()["even"] if even else unrolled
+    kernel = even_inline if even else unrolled
     return mlir.lower_fun(partial(kernel, right_closed=right_closed), multiple_results=False)(
         ctx, x, breaks
     )
@@ -234,7 +234,7 @@ def _impl(x, breaks, *, right_closed, even):
     if jax.default_backend() == "cpu":
         kernel = cpu_kernel(jnp.size(x), jnp.shape(breaks)[-1], even)
     else:
-        kernel = globals()["even"] if even else unrolled
+        kernel = even_inline if even else unrolled
     return kernel(x, breaks, right_closed=right_closed)
 
 

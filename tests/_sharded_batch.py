@@ -2,8 +2,10 @@
 
 A batch sharded over the devices — distinct grids under `vmap`, or many curves
 on one grid as columns — must compile to a program with no cross-device
-communication and give the single-device numbers and gradients.  Prints one
-line per case: name, the collectives found, the largest difference.
+communication and give the single-device numbers and gradients.  Queries split
+by `shard_map` over replicated data must give the data's gradient summed over
+the devices.  Prints one line per case: name, the collectives found (not looked
+for under `shard_map`), the largest difference.
 """
 
 import os
@@ -13,6 +15,7 @@ from functools import partial
 os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
 
 import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 from jax.sharding import Mesh, NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
@@ -93,6 +96,42 @@ def _cases(rng):
     }
 
 
+def _shard_map_cases(rng):
+    """Queries split over the devices by `shard_map`, the data replicated: the gradient
+    w.r.t. the data sums every device's share (its transpose is a sum over the mesh,
+    which only a gather at a varying index gets).  Name → (function of (x, xp, fp), x)."""
+    xp = np.sort(rng.uniform(0, 6, 12))
+    xp[0], xp[-1] = 0.0, 6.0
+    even = np.linspace(0.0, 6.0, 12)
+    interps = {
+        "linear": lambda x, xp, fp: splines.interp1d(x, xp, fp, "linear"),
+        "linear, even spacing": lambda x, xp, fp: splines.interp1d(x, even, fp, "linear",
+                                                                   even_spacing=True),
+        "cubic2": lambda x, xp, fp: splines.interp1d(x, xp, fp, "cubic2"),
+        "akima": lambda x, xp, fp: splines.interp1d(x, xp, fp, "akima"),
+        "Interpolator1D": lambda x, xp, fp: splines.Interpolator1D(xp, fp, "cubic2")(x),
+        "CubicSpline": lambda x, xp, fp: splines.CubicSpline(xp, fp)(x),
+        "interp2d": lambda x, xp, fp: splines.interp2d(x, 6 - x, xp, xp, jnp.outer(fp, fp),
+                                                       "cubic2"),
+    }  # fmt: skip
+    x = rng.uniform(0.1, 5.9, 64)
+    return {name: (f, x, xp, np.sin(xp)) for name, f in interps.items()}
+
+
+def _shard_map_differences(mesh, rng):
+    """Per case: the largest difference of the gradients w.r.t. (xp, fp) and of the
+    values, sharded against one device."""
+    rows = {}
+    for name, (f, x, xp, fp) in _shard_map_cases(rng).items():
+        on_mesh = jax.shard_map(f, mesh=mesh, in_specs=(P("batch"), P(), P()),
+                                out_specs=P("batch"))  # fmt: skip
+        loss = lambda f: lambda xp, fp: (f(x, xp, fp) ** 2).sum()  # noqa: E731
+        got = jax.jit(jax.grad(loss(on_mesh), argnums=(0, 1)))(xp, fp), on_mesh(x, xp, fp)
+        want = jax.grad(loss(f), argnums=(0, 1))(xp, fp), f(x, xp, fp)
+        rows[name] = max(jax.tree.leaves(jax.tree.map(_difference, got, want)))
+    return rows
+
+
 def _difference(a, b):
     """Largest |a - b|; NaN (queries outside the knots) must sit in the same places."""
     a, b = np.asarray(a), np.asarray(b)
@@ -131,6 +170,9 @@ def main():
     for name, got, want in zip(cases, compiled(*sharded), one_device):
         diffs = jax.tree.map(_difference, got, want)
         print(f"{name}|{','.join(per_case[name] or [])}|{max(jax.tree.leaves(diffs))}")
+    # shard_map: a sum over the mesh is the point there (no collective check).
+    for name, diff in _shard_map_differences(mesh, np.random.default_rng(1)).items():
+        print(f"shard_map, queries split, {name}: gradient||{diff}")
     for name, (f, args, specs) in control.items():
         args_on_mesh = [jax.device_put(a, NamedSharding(mesh, s)) for a, s in zip(args, specs)]
         compiled, found = _collectives(f, args_on_mesh)

@@ -36,6 +36,7 @@ from jax.interpreters import ad, batching, mlir
 from jaxtyping import Array, ArrayLike, Float
 
 from .._utils.dtypes import lists_to_arrays, promote_inexact
+from .._utils.variance import varying_alike
 from .kernels import DEFAULT_KERNELS, PLATFORM_KERNELS, kernels_for
 from .operators import bands_and_rhs
 
@@ -105,17 +106,10 @@ def tridiagonal_solve(
 
 
 def _solve(lower, diag, upper, rhs, *, pivoting):
-    """Bind the primitive to operands that vary over `shard_map`'s manual axes alike.
-
-    The output varies as any operand does; adding a zero that varies as all of
-    them (`jnp.zeros_like` keeps the variance) gives every operand that type, so
-    the abstract value is the right-hand side's.  XLA drops the additions of 0.
-    """
-    operands = lower, diag, upper, rhs
-    if any(isinstance(a, jax.core.Tracer) for a in operands):  # eager arrays vary over nothing
-        zero = sum(jnp.zeros_like(a, shape=()) for a in operands)
-        lower, diag, upper, rhs = (a + zero for a in operands)
-    return tridiagonal_solve_p.bind(lower, diag, upper, rhs, pivoting=pivoting)
+    """Bind the primitive to operands that vary over `shard_map`'s manual axes alike, so
+    that the output's abstract value is the right-hand side's (`_utils.variance`)."""
+    operands = varying_alike(lower, diag, upper, rhs)
+    return tridiagonal_solve_p.bind(*operands, pivoting=pivoting)
 
 
 def check_pivoting(pivoting):

@@ -48,6 +48,7 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
 
 from .._utils.validate import poison
+from .._utils.variance import varying_alike
 
 locate_p = Primitive("splines_locate")
 
@@ -75,6 +76,7 @@ def locate(x, breaks, right_closed: bool = False, even: bool = False):
     """
     if jnp.shape(breaks)[-1:] < (2,):
         raise ValueError(f"locate needs at least 2 breaks (one piece); got {jnp.shape(breaks)}.")
+    x, breaks = varying_alike(x, breaks)  # j varies as either does (`_utils.variance`)
     return locate_p.bind(x, breaks, right_closed=bool(right_closed), even=bool(even))
 
 
@@ -195,7 +197,7 @@ def _abstract_eval(x, breaks, *, right_closed, even):
     if breaks.ndim < 1 or x.shape[: breaks.ndim - 1] != breaks.shape[:-1]:
         batch = breaks.shape[:-1]
         raise ValueError(f"locate: x {x.shape} does not lead with breaks' batch {batch}")
-    return jax.core.ShapedArray(x.shape, jnp.int32)
+    return x.update(dtype=jnp.dtype(jnp.int32), weak_type=False)  # x's shape and variance
 
 
 def _jvp(primals, tangents, **params):

@@ -311,11 +311,9 @@ def scipy_names(d: int) -> ArgumentNames:
 def interp_grid(queries, knots, fp, method, derivative, extrap, period, even_spacing, bc_type,
                 c, given, names: ArgumentNames):  # fmt: skip
     """`interp2d`/`interp3d` on any number of axes (``given``: mask → derivative)."""
-    knots, (fp, c), queries = lists_to_arrays(*knots), lists_to_arrays(fp, c), lists_to_arrays(*queries)
-    periods = lists_to_arrays(*per_axis(period, len(knots), "period"))
-    given = dict(zip(given, lists_to_arrays(*given.values())))
-    return _call(queries, knots, fp, method, derivative, extrap, periods, even_spacing, bc_type,
-                 0, c, given, names, one_axis=False)  # fmt: skip
+    knots, fp, periods, c, given = grid_arrays(knots, fp, period, c, given)
+    return _call(lists_to_arrays(*queries), knots, fp, method, derivative, extrap, periods,
+                 even_spacing, bc_type, 0, c, given, names, one_axis=False)  # fmt: skip
 
 
 class CallPlan(NamedTuple):
@@ -329,7 +327,8 @@ class CallPlan(NamedTuple):
 
 
 def _call(queries: tuple, knots: tuple, fp, method, derivative, extrap, periods: tuple,
-          even_spacing, bc_type, axis, c, given: dict, names: ArgumentNames, one_axis: bool):  # fmt: skip
+          even_spacing, bc_type, axis, c, given: dict, names: ArgumentNames,
+          one_axis: bool):  # fmt: skip
     """Fit and evaluate in one program, after one lookup of the call's plan (`memoized`).
 
     The arrays are numpy or jax arrays or Python scalars (`lists_to_arrays`).
@@ -350,7 +349,8 @@ def _call(queries: tuple, knots: tuple, fp, method, derivative, extrap, periods:
 def _plan_call(*args) -> CallPlan:
     """The `CallPlan`; ``args``: `_call`'s arrays flat, its options, then ``(number of
     query arrays, d, masks, no_tension, names, one_axis)``."""
-    *arrays, method, bc_type, axis, derivative, extrap, m, d, masks, no_tension, names, one_axis = args
+    *arrays, method, bc_type, axis, derivative, extrap = args[:-6]
+    m, d, masks, no_tension, names, one_axis = args[-6:]
     queries = arrays[:m]
     fit = plan_fit(*arrays[m:], method, bc_type, axis, d, masks, no_tension, names)
     spec, fill = evaluation_plan(derivative, extrap, one_axis, fit.spec, fit.value)
@@ -359,10 +359,15 @@ def _plan_call(*args) -> CallPlan:
 
 def prepare_grid(knots, fp, method, bc_type, period, c, given: dict, names: ArgumentNames):
     """Arrays from lists, one period per axis, and the checked fit."""
+    knots, fp, periods, c, given = grid_arrays(knots, fp, period, c, given)
+    return prepare_fit(knots, fp, method, bc_type, periods, 0, c, given, names)
+
+
+def grid_arrays(knots, fp, period, c, given: dict) -> tuple:
+    """``(knots, fp, periods, c, given)``: arrays from lists, one period per axis."""
     knots, (fp, c) = lists_to_arrays(*knots), lists_to_arrays(fp, c)
     periods = lists_to_arrays(*per_axis(period, len(knots), "period"))
-    given = dict(zip(given, lists_to_arrays(*given.values())))
-    return prepare_fit(knots, fp, method, bc_type, periods, 0, c, given, names)
+    return knots, fp, periods, c, dict(zip(given, lists_to_arrays(*given.values())))
 
 
 def evaluation_plan(derivative, extrap, one_axis: bool, fit_spec: FitSpec, dtype,

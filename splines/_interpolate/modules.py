@@ -100,7 +100,8 @@ class Interpolator1D(eqx.Module):
         queries, spec = planned_call(lists_to_arrays(x), derivative, True, self.breaks.dtype,
                                      ("x",), (self.extend,), (self.periodic,), self.axis,
                                      self.column_shape, self.method, self.even)  # fmt: skip
-        return jit_evaluate(queries, (self.breaks,), self.coefficients, (self.fill,), spec, self.end)
+        return jit_evaluate(queries, (self.breaks,), self.coefficients, (self.fill,), spec,
+                            self.end)  # fmt: skip
 
 
 class TensorSpline(eqx.Module):
@@ -137,7 +138,8 @@ class TensorSpline(eqx.Module):
     def __call__(self, queries: tuple, derivative) -> Inexact[Array, "..."]:
         queries, spec = planned_call(lists_to_arrays(*queries), derivative, False,
                                      self.breaks[0].dtype, self.names.queries, self.extend,
-                                     self.periodic, 0, self.column_shape, self.method, self.even)  # fmt: skip
+                                     self.periodic, 0, self.column_shape, self.method,
+                                     self.even)  # fmt: skip
         return jit_evaluate(queries, self.breaks, self.nodes, self.fill, spec, self.end)
 
 

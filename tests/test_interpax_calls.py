@@ -10,6 +10,7 @@ check)`` and the other classes with ``check`` after ``extrapolate``.
 """
 
 import inspect
+from functools import partial
 
 import jax
 import jax.numpy as jnp
@@ -138,6 +139,26 @@ def test_even_spacing_true_on_uneven_knots_raises_or_gives_nan():
     with pytest.raises(ValueError, match=r"the span of `xp` overflows float32"):
         splines.interp1d(np.float32(0.0), huge, huge, "linear", even_spacing=True)
     assert splines.Interpolator1D(huge, huge, "linear").even_spacing is False  # searches
+
+
+def test_nearest_searches_whatever_even_spacing_says():
+    """"nearest"'s breaks are the midpoints between knots, half a cell in from the ends (and
+    a traced closed period cuts its last piece again): even knots, uneven breaks.  So it
+    searches, traced or concrete, closed or open, and a query is never NaN for it."""
+    period, xp = 2.0, np.linspace(0.0, 2.0, 5)
+    fp, x = np.sin(np.pi * xp), np.array([-0.3, 1.7, 1.6, 1.8, 0.26, 1.24])
+
+    @partial(jax.jit, static_argnums=3)
+    def traced(x, xp, fp, even):
+        return splines.interp1d(x, xp, fp, "nearest", period=period, even_spacing=even)
+
+    searched = traced(x, xp, fp, False)
+    np.testing.assert_array_equal(traced(x, xp, fp, True), searched)
+    np.testing.assert_array_equal(traced(x, xp[:-1], fp[:-1], True), searched)
+    many = np.resize(x, 70)  # ≥ 64 queries: the CPU's even kernel would loop
+    np.testing.assert_array_equal(traced(many, xp, fp, True), traced(many, xp, fp, False))
+    jittered = xp + np.array([0.0, 0.2, -0.2, 0.2, 0.0])
+    np.testing.assert_array_equal(traced(x, jittered, fp, True), traced(x, jittered, fp, False))
 
 
 @jax.jit

@@ -159,7 +159,7 @@ def evaluate(queries: tuple, breaks: tuple, table, fill, spec: EvalSpec, end=Non
     shape = jnp.broadcast_shapes(*(jnp.shape(q) for q in queries))  # symbolic sizes too
     xs = [jnp.reshape(jnp.broadcast_to(q, shape), (-1,)) for q in queries]
     method = get_method(spec.method)
-    even = spec.even or (False,) * len(breaks)
+    even = spec.even if spec.even and method.breaks_at_knots else (False,) * len(breaks)
     cells = [find_cells(x, b, periodic, method.right_closed, e)
              for x, b, periodic, e in zip(xs, breaks, spec.periodic, even)]  # fmt: skip
     if len(breaks) == 1:

@@ -115,6 +115,7 @@ def interp1d(
             (checked when the knots are concrete; traced, a query whose piece
             that misses is NaN), False (search), None (True when concrete knots
             are evenly spaced, each within a quarter spacing of its place).
+            ``"nearest"``, whose pieces end between the knots, always searches.
         axis: the axis of ``fp`` along the knots.
         c: the tension of ``"cardinal"``, in [0, 1] (default 0, which is
             Catmull-Rom; 1 gives zero slopes); differentiable.

@@ -22,6 +22,7 @@ class Method(NamedTuple):
     takes_bc_type: bool = False  # boundary conditions set its slopes (a solve)
     takes_tension: bool = False  # the cardinal tension `c`
     grid_slopes: Optional[Callable] = None  # `slopes` on a grid's lines, where it differs
+    breaks_at_knots: bool = True  # even knots give even breaks (`even_spacing` may apply)
 
 
 def _local(rule, **kwargs) -> Method:
@@ -30,7 +31,8 @@ def _local(rule, **kwargs) -> Method:
 
 METHODS = {
     # scipy's nearest takes the left value at a midpoint tie.
-    "nearest": Method(None, nearest_pieces, right_closed=True),
+    # Its breaks are the midpoints between knots, half a cell in from the ends: not even.
+    "nearest": Method(None, nearest_pieces, right_closed=True, breaks_at_knots=False),
     "linear": Method(None, linear_pieces),
     "cubic2": Method(cubic2_slopes, cubic_pieces, takes_bc_type=True),
     "cubic": _local(cubic_slopes),

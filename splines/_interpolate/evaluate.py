@@ -123,21 +123,26 @@ def planned_call(queries: tuple, derivative, one_axis: bool, real, names: tuple,
     """A fitted interpolant's call: ``(queries in their dtypes, EvalSpec)``, the static half
     made once per call signature (`memoized`).  ``fields``: `EvalSpec`'s after the orders;
     ``one_axis``: ``derivative`` as `interp1d` reads it, else orders per axis."""
-    spec, dtypes, ready = memoized(_call_plan, queries, (derivative,),
+    spec, dtypes, ready = memoized(_fitted_call_plan, queries, (derivative,),
                                    (one_axis, real, names, *fields))  # fmt: skip
     if not ready:
         queries = tuple(as_dtype(q, dtype) for q, dtype in zip(queries, dtypes))
     return queries, spec
 
 
-def _call_plan(*args) -> tuple:
+def _fitted_call_plan(*args) -> tuple:
     """``(EvalSpec, dtypes, ready)``; ``args``: `planned_call`'s queries flat, then the rest."""
     *queries, derivative, one_axis, real, names = args[:-_FIELDS]
-    extend, periodic, *rest = args[-_FIELDS:]
+    spec = eval_spec(derivative, one_axis, *args[-_FIELDS:])
+    return (spec, *query_dtypes(tuple(queries), real, names))
+
+
+def eval_spec(derivative, one_axis: bool, extend: tuple, periodic: tuple, *rest) -> EvalSpec:
+    """The `EvalSpec` of ``derivative`` (`interp1d`'s meaning if ``one_axis``, else orders
+    per axis); ``rest``: its fields after ``periodic``."""
     orders = orders_along_one_axis(derivative) if one_axis else orders_per_axis(
         derivative, len(periodic))  # fmt: skip
-    spec = EvalSpec(*orders, extend, periodic, *rest)
-    return (spec, *query_dtypes(tuple(queries), real, names))
+    return EvalSpec(*orders, extend, periodic, *rest)
 
 
 _FIELDS = len(EvalSpec._fields) - 2  # after the orders (`derivative`, `stacked`)

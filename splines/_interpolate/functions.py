@@ -19,9 +19,8 @@ from .._utils.dtypes import as_dtype, lists_to_arrays
 from .._utils.eager_cache import memoized
 from .evaluate import (
     EvalSpec,
+    eval_spec,
     evaluate,
-    orders_along_one_axis,
-    orders_per_axis,
     query_dtypes,
 )
 from .fit import fit
@@ -380,13 +379,11 @@ def evaluation_plan(derivative, extrap, one_axis: bool, fit_spec: FitSpec, dtype
     per axis, locate without a search (`even_axes`; empty: search everywhere).
     """
     if one_axis:
-        orders = orders_along_one_axis(derivative)
         extraps = (parse_extrap(extrap, fit_spec.periodic[0], dtype),)
     else:
-        orders = orders_per_axis(derivative, len(fit_spec.bc_kinds))
         extraps = parse_grid_extrap(extrap, fit_spec.periodic, dtype)
-    spec = EvalSpec(*orders, tuple(e.extend for e in extraps), fit_spec.periodic, fit_spec.axis,
-                    fit_spec.column_shape, fit_spec.method, even)  # fmt: skip
+    spec = eval_spec(derivative, one_axis, tuple(e.extend for e in extraps), fit_spec.periodic,
+                     fit_spec.axis, fit_spec.column_shape, fit_spec.method, even)  # fmt: skip
     return spec, tuple(e.fill for e in extraps)
 
 

@@ -19,8 +19,8 @@ from .._utils.dtypes import lists_to_arrays
 from .evaluate import (
     EvalSpec,
     evaluate,
+    eval_spec,
     jit_evaluate,
-    orders_per_axis,
     planned_call,
 )
 from .fit import jit_fit
@@ -159,9 +159,8 @@ def call_orders(orders: tuple, derivative) -> Any:
 def grid_eval_spec(spline: TensorSpline, derivative) -> EvalSpec:
     """The evaluation's static half for ``derivative`` (orders per axis).  A function, not
     a method: equinox builds a bound-method module on every method access (~30 µs)."""
-    return EvalSpec(*orders_per_axis(derivative, len(spline.breaks)), spline.extend,
-                    spline.periodic, 0, spline.column_shape, spline.method,
-                    spline.even)  # fmt: skip
+    return eval_spec(derivative, False, spline.extend, spline.periodic, 0, spline.column_shape,
+                     spline.method, spline.even)  # fmt: skip
 
 
 class Interpolator2D(eqx.Module):

@@ -366,7 +366,7 @@ def _wrapped(args: FitArgs, a: int, wrapped, spec: FitSpec, names: ArgumentNames
 
 
 def even_axes(even_spacing, args: FitArgs, names: ArgumentNames) -> tuple:
-    """Per axis, whether queries find their piece by arithmetic (`locate_even`).
+    """Per axis, whether queries find their piece by arithmetic (`locate`'s ``even``).
 
     ``even_spacing``: one for all axes or one per axis, interpax's meaning: True
     (the knots are evenly spaced: checked when concrete; traced, a query whose

@@ -30,7 +30,7 @@ few breaks are counted instead:
   once, computed: a fit + evaluate at n = 1000, q = 1e5 (f32) then runs as
   fast as `jnp.interp` (`benchmarks/suites/interp1d.py`).
 
-About evenly spaced breaks need no search (`locate_even`): a multiply and a
+About evenly spaced breaks need no search (`locate`'s ``even``): a multiply and a
 floor guess j, and a step left or right by the piece's two breaks corrects it.
 In line everywhere but on CPU for many queries, where the corrections run as a
 loop of two steps for the reason above: a grid's corner gather reads j once per
@@ -72,7 +72,13 @@ def locate(x, breaks, right_closed: bool = False, even: bool = False):
     ``right_closed`` to the one on its left.  Points outside the breaks get
     the end pieces, so those extend; NaN gets piece 0.  ``breaks``: one row
     (n,) or rows (*batch, n); ``x``: any shape that leads with ``batch``.
-    Piecewise constant: its derivatives are zero.  ``even``: `locate_even`.
+    Piecewise constant: its derivatives are zero.
+
+    ``even``: the breaks are about evenly spaced, so no search: one multiply and
+    a floor give the piece j of x were the breaks exactly even, then a step left
+    or right corrects it by the two breaks of that piece.  So j is the search's
+    wherever every break lies within a piece width of its even place
+    (`evenly_spaced` asks a quarter); `find_cells` makes the other queries NaN.
     """
     if jnp.shape(breaks)[-1:] < (2,):
         raise ValueError(f"locate needs at least 2 breaks (one piece); got {jnp.shape(breaks)}.")
@@ -116,7 +122,7 @@ def _search(x, breaks, right_closed: bool, rolled: bool):
 
 
 def _even(x, breaks, right_closed: bool, rolled: bool):
-    """`locate_even` on rows: ``breaks`` (*batch, n), ``x`` (*batch, m) → j (*batch, m)."""
+    """The even locate on rows: ``breaks`` (*batch, n), ``x`` (*batch, m) → j (*batch, m)."""
     last = breaks.shape[-1] - 2
     first = breaks[..., :1]
     scale = (last + 1) / (breaks[..., -1:] - first)
@@ -179,6 +185,14 @@ even_inline = _rows(splines_locate_even)
 even_rolled = _rows(splines_locate_even_rolled)
 
 
+def kernel_for(cpu: bool, queries: int, n: int, is_even: bool = False):
+    """The kernel for this many queries (all rows) and breaks: in line off the CPU,
+    `cpu_kernel` on it."""
+    if cpu:
+        return cpu_kernel(queries, n, is_even)
+    return even_inline if is_even else unrolled
+
+
 def cpu_kernel(queries: int, n: int, is_even: bool = False):
     """The kernel XLA:CPU runs for this many queries (all rows) and breaks.
 
@@ -216,27 +230,20 @@ def _batch(args, dims, **params):
     return locate_p.bind(x, breaks, **params), 0
 
 
-def _default_lowering(ctx, x, breaks, *, right_closed, even):
-    kernel = even_inline if even else unrolled
-    return mlir.lower_fun(partial(kernel, right_closed=right_closed), multiple_results=False)(
-        ctx, x, breaks
-    )
+def _lowering(cpu: bool):
+    def rule(ctx, x, breaks, *, right_closed, even):
+        x_aval, breaks_aval = ctx.avals_in
+        kernel = kernel_for(cpu, x_aval.size, breaks_aval.shape[-1], even)
+        lowered = mlir.lower_fun(partial(kernel, right_closed=right_closed), multiple_results=False)
+        return lowered(ctx, x, breaks)
 
-
-def _cpu_lowering(ctx, x, breaks, *, right_closed, even):
-    x_aval, breaks_aval = ctx.avals_in
-    kernel = cpu_kernel(x_aval.size, breaks_aval.shape[-1], even)
-    return mlir.lower_fun(partial(kernel, right_closed=right_closed), multiple_results=False)(
-        ctx, x, breaks
-    )
+    return rule
 
 
 def _impl(x, breaks, *, right_closed, even):
     """Eager evaluation (also under `jax.disable_jit`): the default backend's kernel."""
-    if jax.default_backend() == "cpu":
-        kernel = cpu_kernel(jnp.size(x), jnp.shape(breaks)[-1], even)
-    else:
-        kernel = even_inline if even else unrolled
+    cpu = jax.default_backend() == "cpu"
+    kernel = kernel_for(cpu, jnp.size(x), jnp.shape(breaks)[-1], even)
     return kernel(x, breaks, right_closed=right_closed)
 
 
@@ -245,8 +252,8 @@ locate_p.def_impl(_impl)
 locate_p.def_abstract_eval(_abstract_eval)
 ad.primitive_jvps[locate_p] = _jvp
 batching.primitive_batchers[locate_p] = _batch
-mlir.register_lowering(locate_p, _default_lowering)
-mlir.register_lowering(locate_p, _cpu_lowering, platform="cpu")
+mlir.register_lowering(locate_p, _lowering(cpu=False))
+mlir.register_lowering(locate_p, _lowering(cpu=True), platform="cpu")
 
 
 class Cell(NamedTuple):
@@ -261,32 +268,19 @@ class Cell(NamedTuple):
 def find_cells(x, breaks, periodic: bool, right_closed: bool, even: bool = False) -> Cell:
     """`locate` flat queries (after `wrap` when ``periodic``); their pieces' start and width.
 
-    ``even``: the breaks are about evenly spaced (`locate_even`: no search); a query
-    whose piece that misses is NaN, and so are its gradients.
+    ``even``: the breaks are about evenly spaced (`locate`'s arithmetic, no search); a
+    query whose piece that misses is NaN, and so are its gradients.
     """
     if periodic:
         x = wrap(x, breaks[0], breaks[-1] - breaks[0])
-    if not even:
-        j = locate(x, breaks, right_closed)
-        start, end = take_pieces(breaks, j), take_pieces(breaks, j + 1)
-        return Cell(j, x, start, end - start)
-    j = locate_even(x, breaks, right_closed)
+    j = locate(x, breaks, right_closed, even)
     start, end = take_pieces(breaks, j), take_pieces(breaks, j + 1)
-    last = breaks.shape[-1] - 2
-    after_start = (x > start if right_closed else x >= start) | (j == 0)
-    before_end = (x <= end if right_closed else x < end) | (j == last)
-    x = x * poison(after_start & before_end)  # NaN, and NaN gradients (not a zero one)
+    if even:
+        last = breaks.shape[-1] - 2
+        after_start = (x > start if right_closed else x >= start) | (j == 0)
+        before_end = (x <= end if right_closed else x < end) | (j == last)
+        x = x * poison(after_start & before_end)  # NaN, and NaN gradients (not a zero one)
     return Cell(j, x, start, end - start)
-
-
-def locate_even(x, breaks, right_closed: bool = False):
-    """`locate` for about evenly spaced breaks, without a search: one multiply and a floor
-    give the piece j of x were the breaks exactly even, then a step left or right
-    corrects it by the two breaks of that piece.  So j is `locate`'s wherever every
-    break lies within a piece width of its even place (`evenly_spaced` asks a quarter);
-    `find_cells` makes the other queries NaN.
-    """
-    return locate(x, breaks, right_closed, even=True)
 
 
 def take_pieces(table, index):

@@ -332,14 +332,14 @@ def check_ends_match_eagerly(values, axis: int, name: str, what: str, eps) -> No
 def evenly_spaced(xp, period=None) -> bool:
     """Whether every knot lies within a quarter spacing of its place on an even grid
     (with ``period``: the knots and their closing ``xp[0] + period`` unless they
-    already end there), which `locate_even` needs to find each piece."""
+    already end there), which `locate`'s ``even`` needs to find each piece."""
     if period is not None and xp.size > 1 and xp[-1] - xp[0] < period * (1 - 1e-9):
         xp = np.append(xp, xp[0] + period)
     if xp.size < 3:
         return xp.size == 2
     with np.errstate(over="ignore", invalid="ignore"):
         even = np.linspace(xp[0], xp[-1], xp.size)
-        # NaN where the span overflows: not even (`locate_even` divides by the span)
+        # NaN where the span overflows: not even (`locate`'s ``even`` divides by the span)
         return bool(np.max(np.abs(xp - even)) <= 0.25 * (even[1] - even[0]))
 
 

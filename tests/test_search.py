@@ -143,7 +143,7 @@ def test_the_even_kernels_find_numpys_piece_on_about_even_breaks(kernel):
 
 def test_cpu_corrects_an_even_guess_in_a_loop_for_many_queries():
     """A grid's corner gather reads j once per corner: recomputed in line, a 2-D evaluation
-    at 1e5 queries took 2.5 ms against the loop's 1.0 ms (`docs/architecture.md` §6)."""
+    is slower than the search; a loop's output is computed once (`docs/architecture.md` §6)."""
     assert _search.cpu_kernel(64, 1000, True) is _search.even_rolled
     assert _search.cpu_kernel(63, 1000, True) is _search.even_inline
     x, breaks = jnp.zeros(1000), jnp.linspace(0.0, 1.0, 100)

@@ -51,9 +51,10 @@ def test_equals_the_scan_bit_for_bit(dtype):
                                       err_msg=f"shape {system[3].shape}")  # fmt: skip
 
 
-def test_suits_one_system_of_at_most_1024_rows():
-    assert thomas_inplace.small_enough((1024,)) and thomas_inplace.small_enough((1, 1, 7))
-    assert not thomas_inplace.small_enough((1025,)) and not thomas_inplace.small_enough((2, 8))
+def test_suits_one_system_of_at_most_1024_rows_with_up_to_4_right_hand_sides():
+    fits = thomas_inplace.small_enough
+    assert fits((1024,), (1024,)) and fits((1, 1, 7), (1, 1, 7)) and fits((1, 9), (4, 9))
+    assert not fits((1025,), (1025,)) and not fits((2, 8), (2, 8)) and not fits((1, 9), (5, 9))
 
 
 def test_the_public_solve_uses_it_for_one_small_system():

@@ -449,6 +449,61 @@ def test_grad_with_broadcast_arguments_sums_over_the_broadcast():
         assert_rel(got, want, 1e-12)
 
 
+# ----------------------------------------------------------- shared bands --
+#
+# Bands whose batch broadcasts to rhs's reach the primitive with that batch (size-1 axes
+# where shared) and are eliminated once for all the right-hand sides along those axes.
+
+SHARED = [((), (2,)), ((), (2, 5)), ((1, 4), (3, 1)), ((3, 1), (3, 6)), ((2,), (7, 2))]
+
+
+def _shared_system(rng, bands, rhs, n):
+    lower, diag, upper, _ = random_system(rng, bands, n)
+    return lower, diag, upper, rng.normal(size=rhs + (n,))
+
+
+@pytest.mark.parametrize("pivoting", [False, True])
+@pytest.mark.parametrize("n", [1, 2, 5, 300, 1100])
+@pytest.mark.parametrize("bands, rhs", SHARED, ids=str)
+def test_shared_bands_solve_as_if_copied_to_every_right_hand_side(bands, rhs, n, pivoting):
+    lower, diag, upper, b = _shared_system(np.random.default_rng(n), bands, rhs, n)
+    batch = np.broadcast_shapes(bands, rhs)
+    copied = [np.broadcast_to(v, batch + v.shape[-1:]) for v in (lower, diag, upper, b)]
+    solve = jax.jit(functools.partial(tridiagonal_solve, pivoting=pivoting))
+    np.testing.assert_array_equal(solve(lower, diag, upper, b), solve(*copied))
+    assert_rel(solve(lower, diag, upper, b), dense_solve(dense(*copied[:3]), copied[3]), 1e-12)
+
+
+def test_shared_bands_reach_the_primitive_unbroadcast():
+    args = _shared_system(np.random.default_rng(1), (), (8,), 6)
+    jaxpr = jax.make_jaxpr(functools.partial(tridiagonal_solve, pivoting=False))(*args)
+    (eqn,) = [e for e in jaxpr.jaxpr.eqns if e.primitive.name == PRIMITIVE]
+    assert [v.aval.shape for v in eqn.invars] == [(1, 5), (1, 6), (1, 5), (8, 6)]
+    # vmapped over the right-hand sides only: the bands get a shared axis of size 1.
+    jaxpr = jax.make_jaxpr(jax.vmap(functools.partial(tridiagonal_solve, pivoting=False),
+                                    in_axes=(None, None, None, 0)))(*args)  # fmt: skip
+    (eqn,) = [e for e in jaxpr.jaxpr.eqns if e.primitive.name == PRIMITIVE]
+    assert [v.aval.shape for v in eqn.invars] == [(1, 5), (1, 6), (1, 5), (8, 6)]
+
+
+@pytest.mark.parametrize("columns", [3, 9])  # one native loop; the bands' own sweep first
+def test_check_grads_with_shared_bands(columns):
+    args = _shared_system(np.random.default_rng(columns), (), (columns,), 7)
+    solve = functools.partial(tridiagonal_solve, pivoting=False)
+    check_grads(solve, args, order=2, modes=["fwd", "rev"])
+
+
+@pytest.mark.parametrize("columns", [3, 9])
+def test_a_non_finite_right_hand_side_stays_in_its_column(columns):
+    lower, diag, upper, b = _shared_system(np.random.default_rng(3), (), (columns,), 40)
+    b[1, 17], b[2, 5] = np.nan, np.inf
+    x = np.asarray(jax.jit(functools.partial(tridiagonal_solve, pivoting=False))(
+        lower, diag, upper, b))  # fmt: skip
+    assert not np.isfinite(x[1:3]).all() and np.isfinite(np.delete(x, [1, 2], 0)).all()
+    clean = np.delete(b, [1, 2], 0)
+    assert_rel(np.delete(x, [1, 2], 0), dense_solve(dense(lower, diag, upper), clean), 1e-12)
+
+
 # --------------------------------------------------------------- batching --
 
 

@@ -81,9 +81,12 @@ def cyclic_tridiagonal_solve(
     s = jnp.where(d0 == 0, 1, jnp.sign(d0))  # d0/|d0| for a complex d0
     gamma = jnp.where(m == 0, -1, -s * m).astype(diag.dtype)
     ratio = beta / gamma
-    diag_t = diag.at[..., 0].add(-gamma).at[..., -1].add(-alpha * ratio)
-    u = jnp.zeros(alpha.shape + (n,), diag.dtype)
-    u = u.at[..., 0].set(gamma).at[..., -1].set(alpha)
+    # T's diagonal and u, joined from pieces (no scatter: a small solve's program then
+    # has fewer steps, and XLA:CPU runs it on the calling thread, docs/architecture.md §6).
+    ends = (gamma[..., None], alpha[..., None])
+    diag_t = jnp.concatenate([diag[..., :1] - ends[0], diag[..., 1:-1],
+                              diag[..., -1:] - ends[1] * ratio[..., None]], axis=-1)  # fmt: skip
+    u = jnp.concatenate([ends[0], jnp.zeros(alpha.shape + (n - 2,), diag.dtype), ends[1]], axis=-1)
     rhs, u = jnp.broadcast_arrays(rhs, u)
     y_and_z = tridiagonal_solve(
         lower[..., None, 1:],

@@ -4,9 +4,14 @@ The system, for each leading (batch) index, is ``A x = rhs`` with
 
     A[i, i-1] = lower[i-1],   A[i, i] = diag[i],   A[i, i+1] = upper[i].
 
-The primitive's operands are already broadcast to one batch shape and one
-dtype; `tridiagonal_solve` (the public wrapper) does that.  Its one parameter,
-``pivoting`` (a Python bool), picks the algorithm; every rule below keeps it.
+The primitive's operands share one dtype and one rank; ``rhs`` has the full
+batch shape and the three bands one shape of their own that broadcasts to it.
+A band axis of size 1 is shared by every right-hand side along that axis: the
+bands are eliminated once for all of them (a multi-column fit, every axis of a
+grid fit, the two right-hand sides of the cyclic solve, a vmap over the data
+with the knots fixed).  `tridiagonal_solve` (the public wrapper) lays the
+operands out so.  Its one parameter, ``pivoting`` (a Python bool), picks the
+algorithm; every rule below keeps it.
 Rules:
 
 - JVP:        x' = A⁻¹ (rhs' − A' x)      — one more solve with the same A
@@ -17,9 +22,11 @@ Rules:
               on Aᵀ's own columns, not on A's factors).
               Cotangents of the diagonals come from transposing the JVP's
               ``A' x`` product: diag̅ = −λ⊙x, lower̅_i = −λ_{i+1} x_i,
-              upper̅_i = −λ_i x_{i+1}, with λ = A⁻ᵀ x̄.
+              upper̅_i = −λ_i x_{i+1}, with λ = A⁻ᵀ x̄ (summed over the
+              right-hand sides that share a band).
 - batching:   vmapped axes move to the front and become more lanes of the
-              kernel; never a loop over systems.
+              kernel, never a loop over systems; bands not mapped get an axis
+              of size 1 there, shared by the mapped right-hand sides.
 - lowering:   a kernel per platform and ``pivoting`` from `kernels`
               (CPU: scan Gaussian elimination with partial pivoting, or scan
               Thomas for ``pivoting=False``; CUDA/ROCm: one device call,
@@ -95,14 +102,17 @@ def tridiagonal_solve(
                 f"`{name}.shape`={band.shape}."
             )
     try:
-        batch = jnp.broadcast_shapes(*(a.shape[:-1] for a in (lower, diag, upper, rhs)))
+        band_batch = jnp.broadcast_shapes(*(a.shape[:-1] for a in (lower, diag, upper)))
+        batch = jnp.broadcast_shapes(band_batch, rhs.shape[:-1])
     except (ValueError, TypeError):
         raise ValueError(
             "the leading (batch) dimensions of `lower`, `diag`, `upper` and `rhs` do not "
             f"broadcast: shapes {lower.shape}, {diag.shape}, {upper.shape}, {rhs.shape}."
         ) from None
-    return _solve(*(jnp.broadcast_to(a, batch + a.shape[-1:]) for a in (lower, diag, upper, rhs)),
-                  pivoting=pivoting)
+    # The bands keep their own batch (1s in front up to rhs's rank): shared, not copied.
+    band_batch = (1,) * (len(batch) - len(band_batch)) + band_batch
+    bands = (jnp.broadcast_to(a, band_batch + a.shape[-1:]) for a in (lower, diag, upper))
+    return _solve(*bands, jnp.broadcast_to(rhs, batch + (n,)), pivoting=pivoting)
 
 
 def _solve(lower, diag, upper, rhs, *, pivoting):
@@ -151,8 +161,12 @@ def _transpose(cotangent, lower, diag, upper, rhs, *, pivoting):
 
 def _batch(args, dims, *, pivoting):
     size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
-    args = [batching.bdim_at_front(a, d, size) for a, d in zip(args, dims)]
-    return _solve(*args, pivoting=pivoting), 0
+    *bands, rhs = args
+    if all(d is None for d in dims[:3]):  # shared by every mapped right-hand side
+        bands = [jnp.expand_dims(band, 0) for band in bands]
+    else:
+        bands = [batching.bdim_at_front(b, d, size) for b, d in zip(bands, dims[:3])]
+    return _solve(*bands, batching.bdim_at_front(rhs, dims[3], size), pivoting=pivoting), 0
 
 
 def _impl(*args, pivoting):

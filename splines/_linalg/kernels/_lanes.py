@@ -1,10 +1,13 @@
 """The layout the kernels share: rows along the loop, systems in lanes.
 
-A kernel receives ``lower``/``upper`` of shape ``(*batch, n-1)`` and
-``diag``/``rhs`` of shape ``(*batch, n)``.  `to_lanes` turns them into four
-``(N, *batch)`` arrays — row ``i`` of every system at index ``i``, the systems
-side by side as the lanes of one scan (``(N, 1)`` for a single system) — with
-the bands aligned to the row they sit in:
+A kernel receives ``rhs`` of shape ``(*batch, n)``, ``diag`` of shape
+``(*bands, n)`` and ``lower``/``upper`` of shape ``(*bands, n-1)``, where the
+bands' batch broadcasts to rhs's (a size-1 axis: bands shared by the
+right-hand sides along it; `tridiagonal`).  `to_lanes` turns them into
+``(N, *bands)`` and ``(N, *batch)`` arrays — row ``i`` of every system at index
+``i``, the systems side by side as the lanes of one scan (``(N, 1)`` for a
+single system), so that a step's arithmetic broadcasts the shared bands over
+their right-hand sides — with the bands aligned to the row they sit in:
 
     a_i = A[i, i-1] (a_0 = 0),   b_i = A[i, i],   c_i = A[i, i+1] (c_{n-1} = 0),   d_i = rhs_i.
 
@@ -42,19 +45,29 @@ def lanes(batch: tuple[int, ...]) -> int:
 
 
 def to_lanes(lower, diag, upper, rhs, row_multiple: int = 1):
-    """``(a, b, c, d)``, each ``(N, *batch)`` with N = n rounded up to ``row_multiple``."""
-    batch, n = rhs.shape[:-1] or (1,), rhs.shape[-1]
-    zero = jnp.zeros(rhs.shape[:-1] + (1,), rhs.dtype)
-    pad = ((-n % row_multiple, 0),) + ((0, 0),) * len(batch)  # in front (module docstring)
-    return tuple(
-        jnp.pad(jnp.reshape(jnp.moveaxis(v, -1, 0), (n,) + batch), pad, constant_values=fill)
-        for v, fill in (
-            (jnp.concatenate([zero, lower], axis=-1), 0),
-            (diag, 1),
-            (jnp.concatenate([upper, zero], axis=-1), 0),
-            (rhs, 0),
-        )
-    )  # fmt: skip
+    """``(a, b, c)`` of shape ``(N, *bands)`` and ``d`` of shape ``(N, *batch)``, with
+    N = n rounded up to ``row_multiple``."""
+    n = rhs.shape[-1]
+    zero = jnp.zeros(diag.shape[:-1] + (1,), diag.dtype)
+
+    def rows(v, fill):
+        batch = v.shape[:-1] or (1,)
+        pad = ((-n % row_multiple, 0),) + ((0, 0),) * len(batch)  # in front (module docstring)
+        return jnp.pad(jnp.reshape(jnp.moveaxis(v, -1, 0), (n,) + batch), pad, constant_values=fill)
+
+    return (
+        rows(jnp.concatenate([zero, lower], axis=-1), 0),
+        rows(diag, 1),
+        rows(jnp.concatenate([upper, zero], axis=-1), 0),
+        rows(rhs, 0),
+    )
+
+
+def full_bands(lower, diag, upper, rhs):
+    """The operands with the bands broadcast to rhs's batch: one system per lane, for the
+    kernels that do not share bands."""
+    batch = rhs.shape[:-1]
+    return (*(jnp.broadcast_to(b, batch + b.shape[-1:]) for b in (lower, diag, upper)), rhs)
 
 
 def from_lanes(x, batch: tuple[int, ...], n: int):

@@ -40,6 +40,7 @@ def solve_in_lanes(body, lower, diag, upper, rhs, *, scratch: int, interpret: bo
     """Run ``body(a, b, c, d, x, *scratch_refs)`` over blocks of lanes; ``x`` as ``(*batch, n)``."""
     if jnp.issubdtype(rhs.dtype, jnp.complexfloating):
         raise TypeError(f"the Pallas kernel `{name}` solves real systems only, got {rhs.dtype}.")
+    lower, diag, upper, rhs = _lanes.full_bands(lower, diag, upper, rhs)  # a system per lane
     batch, n = rhs.shape[:-1], rhs.shape[-1]
     if _lanes.lanes(batch) == 0:
         return jnp.zeros(rhs.shape, rhs.dtype)

@@ -34,11 +34,14 @@ import jax
 import jax.numpy as jnp
 
 from ..._utils.dtypes import compute_dtype
+from . import _lanes
 
 
 @jax.jit
 def splines_cusparse_gtsv(lower, diag, upper, rhs):
-    """Solve ``(..., n)`` systems without pivoting; ``lower``/``upper`` ``(..., n-1)``."""
+    """Solve ``(..., n)`` systems without pivoting; ``lower``/``upper`` ``(..., n-1)``,
+    their leading shape broadcast to rhs's (one system per column, as the batched call takes)."""
+    lower, diag, upper, rhs = _lanes.full_bands(lower, diag, upper, rhs)
     n = rhs.shape[-1]
     wide = compute_dtype(rhs.dtype)
     if wide != rhs.dtype:  # f16/bf16: cuSPARSE has no half precision

@@ -121,13 +121,15 @@ def eliminate(current, row):
 def splines_gtsv_scan(lower, diag, upper, rhs, chain: bool = False):
     """Solve ``(..., n)`` systems with partial pivoting; ``lower``/``upper`` ``(..., n-1)``.
 
-    All four arguments share their leading (batch) shape.  ``chain=True`` lets a
+    The bands' leading shape broadcasts to rhs's; shared bands are copied to every
+    system (`_lanes.full_bands`: the pivots are per system).  ``chain=True`` lets a
     batch too wide for one native loop be chained (`_lanes.to_chains`); a program
     partitioned over devices must keep its systems in lanes, as the partitioner
     splits lanes, never a loop.  Wrapped in its own `jax.jit` so that its
     lowering is one named function (`splines_gtsv_scan`) that callers and tests
     can recognise in the compiled program.
     """
+    lower, diag, upper, rhs = _lanes.full_bands(lower, diag, upper, rhs)
     batch, n = rhs.shape[:-1], rhs.shape[-1]
     systems, chains = _lanes.lanes(batch), native_lanes(rhs.dtype)
     # A symbolic batch (`jax.export`) has systems in lanes and unstacked rows.

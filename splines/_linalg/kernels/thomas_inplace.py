@@ -40,39 +40,47 @@ from jax import lax
 
 from .thomas_scan import eliminate
 
-# The largest system this kernel takes (see the module docstring).
+# The largest system, and the most right-hand sides sharing its bands, this kernel takes.
 _MAX_ROWS = 1024
+_MAX_COLUMNS = 4
 
 
-def small_enough(shape: tuple) -> bool:
-    """Whether XLA:CPU solves systems of this (``rhs``) shape with this kernel."""
-    return math.prod(shape[:-1]) == 1 and shape[-1] <= _MAX_ROWS
+def small_enough(bands: tuple, shape: tuple) -> bool:
+    """Whether XLA:CPU solves systems of these shapes (``diag``'s, ``rhs``'s) with this kernel:
+    one band system of at most 1024 rows, with up to 4 right-hand sides."""
+    one_system = math.prod(bands[:-1]) == 1
+    return one_system and math.prod(shape[:-1]) <= _MAX_COLUMNS and shape[-1] <= _MAX_ROWS
 
 
 @jax.jit
 def splines_thomas_inplace(lower, diag, upper, rhs):
-    """Solve one system: ``rhs`` of shape ``(1, …, 1, n)``, ``lower``/``upper`` ``(…, n-1)``.
+    """Solve one system for k right-hand sides: ``rhs`` of shape ``(…, n)`` with k entries in
+    front, ``diag`` ``(1, …, 1, n)`` and ``lower``/``upper`` ``(1, …, 1, n-1)``.
 
-    Wrapped in its own `jax.jit`, so that its lowering is one named function
-    that tests can recognise in the compiled program.
+    The buffer is ``(3 + k, n)``: ``[a; b; c; d_1 … d_k]``.  Wrapped in its own
+    `jax.jit`, so that its lowering is one named function that tests can
+    recognise in the compiled program.
     """
     shape, n = rhs.shape, rhs.shape[-1]
     zero = jnp.zeros((1,), rhs.dtype)
-    lower, diag, upper, rhs = (jnp.reshape(v, (-1,)) for v in (lower, diag, upper, rhs))
-    rows = jnp.stack([jnp.concatenate([zero, lower]), diag, jnp.concatenate([upper, zero]), rhs])
+    lower, diag, upper = (jnp.reshape(v, (-1,)) for v in (lower, diag, upper))
+    bands = jnp.stack([jnp.concatenate([zero, lower]), diag, jnp.concatenate([upper, zero])])
+    rows = jnp.concatenate([bands, jnp.reshape(rhs, (-1, n))])
 
     def forward(i, state):
         rows, previous = state[0], state[1:]
-        c, d = eliminate(previous, tuple(rows[:, i]))
-        return lax.dynamic_update_slice(rows, jnp.stack([c, d])[:, None], (2, i)), c, d
+        column = rows[:, i]
+        c, d = eliminate(previous, (column[0], column[1], column[2], column[3:]))
+        return lax.dynamic_update_slice(rows, jnp.concatenate([c[None], d])[:, None], (2, i)), c, d
 
     def backward(k, state):
         rows, x_next = state
         i = n - 1 - k
-        x = rows[3, i] - rows[2, i] * x_next
-        return lax.dynamic_update_slice(rows, x[None, None], (3, i)), x
+        x = rows[3:, i] - rows[2, i] * x_next
+        return lax.dynamic_update_slice(rows, x[:, None], (3, i)), x
 
-    start = jnp.zeros_like(rhs[0])  # varies as the rows do (over shard_map's axes too)
-    rows, _, _ = lax.fori_loop(0, n, forward, (rows, start, start))
+    # Zeros that vary as the rows do (over shard_map's axes too).
+    start = jnp.zeros_like(rows[3:, 0])
+    rows, _, _ = lax.fori_loop(0, n, forward, (rows, start[0], start))
     rows, _ = lax.fori_loop(0, n, backward, (rows, start))
-    return jnp.reshape(rows[3], shape)
+    return jnp.reshape(rows[3:], shape)

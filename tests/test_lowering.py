@@ -150,7 +150,8 @@ def test_cuda_program_has_no_conditionals_and_loops_only_in_the_solve(name):
         ("solve, no pivoting, bands shared by 8 right-hand sides", "cpu", "splines_thomas_scan"),
         ("solve, no pivoting, bands shared by 8 right-hand sides", "cuda",
          "splines_cusparse_gtsv"),
-        ("cyclic solve, no pivoting", "cpu", "splines_thomas_inplace"),  # two right-hand sides
+        # Two float64 right-hand sides: one native loop of the scan (in place, float32 only).
+        ("cyclic solve, no pivoting", "cpu", "splines_thomas_scan"),
         ("cyclic solve, no pivoting", "cuda", "splines_cusparse_gtsv"),
         ("forward", "cpu", "splines_thomas_inplace"),  # a spline fit never pivots
         ("forward", "cuda", "splines_cusparse_gtsv"),

@@ -46,6 +46,12 @@ candidates for it are 0); then P1 / 0 (or 1/0) makes that row non-finite and
 with it the solution: inf/NaN, never a plausible number.  (In float64, a pivot
 below the smallest normal number, ~2e-308, may also overflow its reciprocal
 where dgtsv's division would not.)
+
+Shared bands.  The pivot choice and U's s1, s2 depend on the bands alone
+(`pivot_step`), t and the next r on the right-hand side too (`rhs_step`):
+bands shared by several right-hand sides (`_lanes`) are pivoted once for all
+of them — in the same loop for one system with a few right-hand sides, else
+in a sweep of their own before the right-hand sides' (`_shared_sweeps`).
 """
 
 from functools import partial
@@ -83,6 +89,15 @@ _MAX_STACKED_LANES = 16
 # length (benchmarks/results/cpu_gtsv_chains.md).
 _MAX_LINKS = 16
 
+# One system's bands shared by a few right-hand sides: one native loop at the one-system
+# unroll, the step broadcasting the bands, while a row's bands and right-hand sides take
+# at most 44 bytes ((3 + columns) × itemsize): float32 up to 8 columns (n = 1000: 2
+# columns 24 µs, 8 columns 32, one 26; 16 columns 390), float64 2 (n = 1e5: 1.8 ms, 4
+# columns 30 ms).  More columns, or more band systems, sweep the bands first
+# (`_shared_sweeps`: f32 16 columns 80 µs; 256 × 64 84 µs against 163 with the bands
+# copied).
+_NATIVE_ROW_BYTES = 44
+
 
 def native_lanes(dtype) -> int:
     """Systems one native loop of this elimination holds: 4 float32, 2 float64 (measured).
@@ -105,35 +120,60 @@ def eliminate(current, row):
     """
     p, q, r = current
     a, b, c, d = row
+    (p_new, q_new), (swap, pivot, o0, s1, s2) = pivot_step((p, q), (a, b, c))
+    r_new, t = rhs_step(r, d, (swap, pivot, o0))
+    return (p_new, q_new, r_new), (s1, s2, t)
+
+
+def pivot_step(current, row):
+    """`eliminate`'s part in the bands alone: the current row's ``(p, q)`` against
+    ``row = (a, b, c)``; returns the next ``(p, q)`` and ``(swap, P0, O0, s1, s2)``."""
+    p, q = current
+    a, b, c = row
     swap = jnp.abs(p) < jnp.abs(a)
-    per_pivot = divider(jnp.where(swap, a, p))  # x / P0
+    pivot = jnp.where(swap, a, p)
+    per_pivot = divider(pivot)  # x / P0
     o0 = jnp.where(swap, p, a)
     s1 = per_pivot(jnp.where(swap, b, q))
     s2 = jnp.where(swap, per_pivot(c), 0)  # P2 = 0 without a swap
-    t = per_pivot(jnp.where(swap, d, r))
     p_new = jnp.where(swap, q, b) - o0 * s1
     q_new = jnp.where(swap, -p * s2, c)  # O2 = 0 with a swap, s2 = 0 without
-    r_new = jnp.where(swap, r, d) - o0 * t
-    return (p_new, q_new, r_new), (s1, s2, t)
+    return (p_new, q_new), (swap, pivot, o0, s1, s2)
+
+
+def rhs_step(r, d, step):
+    """`eliminate`'s part in a right-hand side: the current row's ``r`` and the row's ``d``,
+    with the bands' ``step = (swap, P0, O0)``; returns the next ``r`` and U's ``t``."""
+    swap, pivot, o0 = step
+    t = divider(pivot)(jnp.where(swap, d, r))
+    return jnp.where(swap, r, d) - o0 * t, t
 
 
 @partial(jax.jit, static_argnames="chain")
 def splines_gtsv_scan(lower, diag, upper, rhs, chain: bool = False):
     """Solve ``(..., n)`` systems with partial pivoting; ``lower``/``upper`` ``(..., n-1)``.
 
-    The bands' leading shape broadcasts to rhs's; shared bands are copied to every
-    system (`_lanes.full_bands`: the pivots are per system).  ``chain=True`` lets a
+    The bands' leading shape broadcasts to rhs's: bands shared by several right-hand
+    sides are pivoted once for all of them.  ``chain=True`` lets a
     batch too wide for one native loop be chained (`_lanes.to_chains`); a program
     partitioned over devices must keep its systems in lanes, as the partitioner
     splits lanes, never a loop.  Wrapped in its own `jax.jit` so that its
     lowering is one named function (`splines_gtsv_scan`) that callers and tests
     can recognise in the compiled program.
     """
-    lower, diag, upper, rhs = _lanes.full_bands(lower, diag, upper, rhs)
     batch, n = rhs.shape[:-1], rhs.shape[-1]
     systems, chains = _lanes.lanes(batch), native_lanes(rhs.dtype)
     # A symbolic batch (`jax.export`) has systems in lanes and unstacked rows.
     known = isinstance(systems, int)
+    lanes = _lanes.lanes(diag.shape[:-1])
+    if known and isinstance(lanes, int) and systems > lanes:  # bands shared by columns
+        rows = _lanes.to_lanes(lower, diag, upper, rhs, _UNROLL_ONE_SYSTEM)
+        if lanes == 1 and (3 + systems) * rhs.dtype.itemsize <= _NATIVE_ROW_BYTES:
+            x = _sweeps(rows, None, _UNROLL_ONE_SYSTEM, tuple)
+        else:
+            x = _shared_sweeps(rows, unroll_for(lanes))
+        return _lanes.from_lanes(x, batch, n)
+    lower, diag, upper, rhs = _lanes.full_bands(lower, diag, upper, rhs)
     if chain and known and 0 < chains < systems <= _MAX_LINKS * chains:
         rows, first = _lanes.to_chains(lower, diag, upper, rhs, chains)
         x = _sweeps(rows, first, unroll=1, pack=jnp.stack)
@@ -158,7 +198,8 @@ def _sweeps(rows, first, unroll: int, pack):
     products with those zeros, cut the chain, so that a non-finite system
     (0 · inf = NaN) cannot spill into its neighbours.
     """
-    zero = jnp.zeros_like(rows[0][0])  # varies as the rows do (over shard_map's axes too)
+    # Zeros that vary as the rows do (over shard_map's axes too): a band's, a right-hand side's.
+    zero, zero_rhs = jnp.zeros_like(rows[0][0]), jnp.zeros_like(rows[3][0])
 
     def forward(current, xs):
         row, starts = xs
@@ -171,7 +212,7 @@ def _sweeps(rows, first, unroll: int, pack):
             u_row = (jnp.where(starts, 0, s1), s2, jnp.where(starts, r / p, t))
         return pack(new), pack(u_row)
 
-    init = pack((zero + 1, zero, zero))
+    init = pack((zero + 1, zero, zero_rhs))
     rows = jnp.stack(rows, axis=1) if pack is jnp.stack else rows
     (p, _, r), u_rows = lax.scan(forward, init, (rows, first), unroll=unroll)
     x_last = r / p
@@ -186,6 +227,40 @@ def _sweeps(rows, first, unroll: int, pack):
 
     # xs[k] = x_{k-1}: the scan's rows are U's rows −1 … N-2.
     _, xs = lax.scan(
-        backward, pack((x_last, zero)), (u_rows, first), reverse=True, unroll=unroll
+        backward, pack((x_last, zero_rhs)), (u_rows, first), reverse=True, unroll=unroll
     )
+    return jnp.concatenate([xs[1:], x_last[None]])
+
+
+def _shared_sweeps(rows, unroll: int):
+    """Both sweeps for bands ``(N, *bands)`` shared by right-hand sides ``(N, *batch)``.
+
+    The bands' sweep pivots once for all their right-hand sides (`pivot_step`); the
+    right-hand sides' forward sweep (`rhs_step`) and the backward sweep follow.
+    """
+    a, b, c, d = rows
+    zero_band, zero_rhs = jnp.zeros_like(a[0]), jnp.zeros_like(d[0])
+
+    def factor(current, row):
+        current, step = pivot_step(current, row)
+        return current, step
+
+    (p, _), (swap, pivot, o0, s1, s2) = lax.scan(
+        factor, (zero_band + 1, zero_band), (a, b, c), unroll=unroll
+    )
+
+    def forward(r, row):
+        d, *step = row
+        return rhs_step(r, d, step)
+
+    r, t = lax.scan(forward, zero_rhs, (d, swap, pivot, o0))
+    x_last = r / p
+
+    def backward(x_next, row):
+        s1, s2, t = row
+        x1, x2 = x_next
+        x = t - s1 * x1 - s2 * x2
+        return (x, x1), x
+
+    _, xs = lax.scan(backward, (x_last, zero_rhs), (s1, s2, t), reverse=True)
     return jnp.concatenate([xs[1:], x_last[None]])

@@ -13,9 +13,9 @@ value per system, so a batch of B systems costs n steps of B-wide vector work.
 w and c' depend on the bands only: bands shared by several right-hand sides
 (`_lanes`) are eliminated once for all of them, and only d' and x are computed
 per right-hand side — in the same loop for one system with a few right-hand
-sides (XLA:CPU's native loop), else in a loop of their own after the bands'
-(a loop body of one fusion: f32, n = 256, 64 columns 40 µs against 58 with
-the bands copied to every column; 1000 columns 240 against 365).
+sides (XLA:CPU's native loop: `unroll_for`), else in a loop of their own after
+the bands' (a loop body of one fusion: f32, n = 256, 64 columns 40 µs against
+58 with the bands copied to every column; 1000 columns 240 against 365).
 """
 
 import jax
@@ -27,19 +27,27 @@ from . import _lanes
 # Unroll factor of both sweeps, measured on CPU (the unroll sweep of
 # `python -m benchmarks.suites.tridiagonal --unroll-sweep`).  One system: 4 is
 # best — XLA:CPU then compiles each loop into one native call; at 8 and above
-# it stops doing so and n=1e5 gets ~8x slower.  So is one system with up to 4
-# right-hand sides sharing its bands (f32, n=1e5: 2 columns 1.0 ms, 4 columns
-# 1.0 ms, one 0.82 ms; 8 columns no longer compile so, 18 ms).
+# it stops doing so and n=1e5 gets ~8x slower.
 # A batch (never compiled that way): 1 is best, ~20% ahead of 4.
 _UNROLL_ONE_SYSTEM = 4
 _UNROLL_BATCH = 1
-_NATIVE_COLUMNS = 4
+
+# One system's bands shared by a few right-hand sides stay one native loop while a row's
+# bands and right-hand sides take few bytes ((3 + columns) × itemsize): at most 28 at
+# unroll 4, 44 at unroll 2; more run the bands' sweep first (measured, n = 1e5, ms:
+# float32 2 columns 0.99, 4 1.1 (5 at unroll 4: 16), 6 1.6 and 8 1.6 at unroll 2 (8 at
+# 4: 23), 16 3.7 swept first (25 at 2); float64 2 columns 1.7 at 2 (12 at 4), 4 2.2
+# swept first (2.1 at 2), 8 3.2).
+_NATIVE_ROW_BYTES = {4: 28, 2: 44}
 
 
-def unroll_for(lanes: int, columns: int = 1) -> int:
+def unroll_for(lanes: int, columns: int = 1, itemsize: int = 4) -> int:
     """The unroll for ``lanes`` band systems with ``columns`` right-hand sides each."""
-    one_loop = lanes == 1 and columns <= _NATIVE_COLUMNS
-    return _UNROLL_ONE_SYSTEM if one_loop else _UNROLL_BATCH
+    if lanes != 1:
+        return _UNROLL_BATCH
+    row = (3 + columns) * itemsize
+    fits = [u for u, most in _NATIVE_ROW_BYTES.items() if columns == 1 or row <= most]
+    return max(fits, default=_UNROLL_BATCH)
 
 
 def divider(pivot):
@@ -79,15 +87,18 @@ def splines_thomas_scan(lower, diag, upper, rhs):
     that callers and tests can recognise in the compiled program.
     """
     batch, n = rhs.shape[:-1], rhs.shape[-1]
-    lanes = _lanes.lanes(diag.shape[:-1])
-    columns = _lanes.lanes(batch) // max(lanes, 1)  # right-hand sides per band system
-    unroll = unroll_for(lanes, columns)
+    lanes, systems = _lanes.lanes(diag.shape[:-1]), _lanes.lanes(batch)
+    if isinstance(lanes, int) and isinstance(systems, int):
+        columns = systems // max(lanes, 1)  # right-hand sides per band system
+        unroll = unroll_for(lanes, columns, rhs.dtype.itemsize)
+    else:  # a symbolic batch (`jax.export`): one loop, whatever the bands share
+        columns, unroll = 1, _UNROLL_BATCH
     # (N, *bands) and (N, *batch) rows with identity padding to a multiple of the
     # unrolls (`_lanes`).
     a, b, c, d = _lanes.to_lanes(lower, diag, upper, rhs, max(unroll, unroll_for(lanes)))
     # Zeros that vary as the rows do (over shard_map's axes too).
     zero_c, zero_d = jnp.zeros_like(a[0]), jnp.zeros_like(d[0])
-    if columns == 1 or unroll > 1:  # c' and d' in one loop
+    if columns == 1 or unroll > 1:  # c' and d' in one loop (the step broadcasts the bands)
         def forward(carry, row):
             carry = eliminate(carry, row)
             return carry, carry

@@ -23,6 +23,12 @@ Cases: one system (n = 1e3 … 1e6, and 1e5, 1e6 in float64), batches B × n
 n × B × itemsize: the four inputs read and the solution written once, for a
 roofline-style GB/s (bytes / median), not a claim about what a solver touches.
 
+Shared bands: one system's bands with k right-hand sides (k × n = 2 × 1e5,
+64 × 256, 1000 × 256), the bands eliminated once (``rhs`` (k, n), bands
+(n,)), against the same solve with the bands copied to every column, LAPACK
+gtsv given the k columns at once (``b`` (n, k): one factorisation), and
+scipy's `solve_banded` with an (n, k) right-hand side.
+
 And the pivoting sweep: B = 1 … 65 systems of n = 256, where the CPU kernel
 goes from one native loop of lanes to chained systems (up to 64 float32) and
 then to a loop of wide lanes (`kernels/gtsv_scan.py`).
@@ -63,6 +69,9 @@ LAPACK = "lax.linalg.tridiagonal_solve (LAPACK gtsv)"
 CYCLIC = "splines.cyclic_tridiagonal_solve(pivoting=False)"
 CYCLIC_PIVOTING = "splines.cyclic_tridiagonal_solve"
 DENSE = "jnp.linalg.solve (dense cyclic matrix)"
+COPIED = "splines.tridiagonal_solve(pivoting=False), bands copied to every column"
+LAPACK_COLUMNS = "lax.linalg.tridiagonal_solve (LAPACK gtsv, k columns)"
+SCIPY_COLUMNS = "scipy solve_banded (k columns)"
 PIVOTING_N = 256  # the pivoting sweep's systems
 DENSE_MAX_N = 1000  # an n × n LU: O(n³), only where it is a fair comparison
 
@@ -70,13 +79,14 @@ DENSE_MAX_N = 1000  # an n × n LU: O(n³), only where it is a fair comparison
 SIZES = {
     "full": {"one": (1_000, 10_000, 100_000, 1_000_000), "one_f64": (100_000, 1_000_000),
              "batch": ((10, 10_000), (100, 1_000), (1_000, 256), (10_000, 64)),
-             "cyclic": (1_000, 100_000), "pivoting": (1, 2, 3, 4, 5, 6, 8, 16, 32, 64, 65)},
+             "cyclic": (1_000, 100_000), "pivoting": (1, 2, 3, 4, 5, 6, 8, 16, 32, 64, 65),
+             "shared": ((2, 100_000), (64, 256), (1_000, 256))},
     "quick": {"one": (100_000, 1_000_000), "one_f64": (), "batch": ((1_000, 256),),
-              "cyclic": (1_000,), "pivoting": (4, 5)},
+              "cyclic": (1_000,), "pivoting": (4, 5), "shared": ()},
     # smoke: each code path once (one system, f32 and f64; the batch sweep keeps two
     # points, so that the run still plots a sweep)
     "smoke": {"one": (32,), "one_f64": (64,), "batch": ((2, 32), (4, 16)), "cyclic": (16,),
-              "pivoting": (5,)},
+              "pivoting": (5,), "shared": ((8, 16),)},
 }  # fmt: skip
 
 
@@ -205,6 +215,41 @@ def _build_cyclic(n: int, dtype: str):
     return build
 
 
+def _lax_columns(dl, d, du, b):
+    return jax.lax.linalg.tridiagonal_solve(dl, d, du, b).T  # (n, k) → (k, n)
+
+
+def _scipy_columns(ab, b):
+    from scipy.linalg import solve_banded
+
+    return solve_banded((1, 1), ab, b, check_finite=False).T
+
+
+def _build_shared(columns: int, n: int, dtype: str):
+    def build():
+        lower, diag, upper, _ = tridiagonal_system(None, n, dtype)
+        rhs = tridiagonal_system(columns, n, dtype, seed=1)[3]  # (k, n)
+        shared = on_device((lower, diag, upper, rhs))
+        copied = [np.broadcast_to(b, (columns,) + b.shape).copy() for b in (lower, diag, upper)]
+        dl, d, du, _ = _lapack_layout(lower, diag, upper, rhs)
+        columns_last = np.ascontiguousarray(rhs.T)  # (n, k)
+        out = [
+            Contender(PIVOTING, "splines", jax.jit(_solve), shared, check=THOMAS),
+            Contender(THOMAS, "splines", jax.jit(_solve_thomas), shared),
+            Contender(COPIED, "splines", jax.jit(_solve_thomas), on_device((*copied, rhs)),
+                      check=THOMAS),
+            Contender(LAPACK_COLUMNS, "lax", jax.jit(_lax_columns),
+                      on_device((dl, d, du, columns_last)), check=THOMAS),
+        ]  # fmt: skip
+        if installed("scipy"):
+            ab, _ = _banded_layout(lower, diag, upper, rhs)
+            out.append(Contender(SCIPY_COLUMNS, "scipy", _scipy_columns, (ab, columns_last),
+                                 check=THOMAS))  # fmt: skip
+        return out
+
+    return build
+
+
 # --- cases ------------------------------------------------------------------------------
 
 
@@ -240,6 +285,9 @@ def _case(kind: str, batch, n: int, dtype: str) -> Case:
     elif kind == "pivoting":
         name, sweep, x = f"pivoting B={b} n={n}", f"pivoting batch n={n}", "B"
         build = _build(batch, n, dtype)
+    elif kind == "shared":
+        name, sweep, x = f"shared bands k={b} n={_short(n)}", None, None
+        build = _build_shared(batch, n, dtype)
     elif kind == "cyclic":
         name, sweep, x, build = f"cyclic n={_short(n)}", "cyclic", "n", _build_cyclic(n, dtype)
     else:
@@ -257,6 +305,7 @@ def cases(mode: str) -> list[Case]:
         *(_case("batch", b, n, "float32") for b, n in sizes["batch"]),
         *(_case("cyclic", None, n, "float32") for n in sizes["cyclic"]),
         *(_case("pivoting", b, PIVOTING_N, "float32") for b in sizes["pivoting"]),
+        *(_case("shared", k, n, "float32") for k, n in sizes["shared"]),
     ]
 
 

@@ -45,9 +45,12 @@ def unroll_for(lanes: int, columns: int = 1, itemsize: int = 4) -> int:
     """The unroll for ``lanes`` band systems with ``columns`` right-hand sides each."""
     if lanes != 1:
         return _UNROLL_BATCH
-    row = (3 + columns) * itemsize
-    fits = [u for u, most in _NATIVE_ROW_BYTES.items() if columns == 1 or row <= most]
-    return max(fits, default=_UNROLL_BATCH)
+    if columns == 1:
+        return _UNROLL_ONE_SYSTEM
+    for unroll, most in _NATIVE_ROW_BYTES.items():  # the largest unroll first
+        if (3 + columns) * itemsize <= most:
+            return unroll
+    return _UNROLL_BATCH
 
 
 def divider(pivot):
@@ -95,35 +98,50 @@ def splines_thomas_scan(lower, diag, upper, rhs):
         columns, unroll = 1, _UNROLL_BATCH
     # (N, *bands) and (N, *batch) rows with identity padding to a multiple of the
     # unrolls (`_lanes`).
-    a, b, c, d = _lanes.to_lanes(lower, diag, upper, rhs, max(unroll, unroll_for(lanes)))
+    rows = _lanes.to_lanes(lower, diag, upper, rhs, max(unroll, unroll_for(lanes)))
     # Zeros that vary as the rows do (over shard_map's axes too).
-    zero_c, zero_d = jnp.zeros_like(a[0]), jnp.zeros_like(d[0])
-    if columns == 1 or unroll > 1:  # c' and d' in one loop (the step broadcasts the bands)
-        def forward(carry, row):
-            carry = eliminate(carry, row)
-            return carry, carry
-
-        _, (c_p, d_p) = lax.scan(forward, (zero_c, zero_d), (a, b, c, d), unroll=unroll)
-    else:  # the bands once (w, c'), then d' for every right-hand side
-        def factor(c_prev, row):
-            a, b, c = row
-            w = b - a * c_prev
-            c_new = divider(w)(c)
-            return c_new, (c_new, w)
-
-        _, (c_p, w) = lax.scan(factor, zero_c, (a, b, c), unroll=unroll_for(lanes))
-
-        def forward(d_prev, row):
-            a, w, d = row
-            d_new = divider(w)(d - a * d_prev)  # `eliminate`'s d'
-            return d_new, d_new
-
-        _, d_p = lax.scan(forward, zero_d, (a, w, d), unroll=unroll)
+    zeros = jnp.zeros_like(rows[0][0]), jnp.zeros_like(rows[3][0])
+    if columns == 1 or unroll > 1:
+        c_p, d_p = _forward(rows, zeros, unroll)
+    else:
+        c_p, d_p = _forward_bands_first(rows, zeros, unroll_for(lanes), unroll)
 
     def backward(x_next, row):
         c, d = row
         x = d - c * x_next
         return x, x
 
-    _, x = lax.scan(backward, zero_d, (c_p, d_p), reverse=True, unroll=unroll)
+    _, x = lax.scan(backward, zeros[1], (c_p, d_p), reverse=True, unroll=unroll)
     return _lanes.from_lanes(x, batch, n)
+
+
+def _forward(rows, zeros, unroll: int):
+    """c' and d' in one loop (the step broadcasts shared bands over their columns)."""
+
+    def forward(carry, row):
+        carry = eliminate(carry, row)
+        return carry, carry
+
+    _, (c_p, d_p) = lax.scan(forward, zeros, rows, unroll=unroll)
+    return c_p, d_p
+
+
+def _forward_bands_first(rows, zeros, band_unroll: int, unroll: int):
+    """The bands' sweep (w, c') once, then d' for every right-hand side."""
+    a, b, c, d = rows
+
+    def factor(c_prev, row):
+        a, b, c = row
+        w = b - a * c_prev
+        c_new = divider(w)(c)
+        return c_new, (c_new, w)
+
+    _, (c_p, w) = lax.scan(factor, zeros[0], (a, b, c), unroll=band_unroll)
+
+    def forward(d_prev, row):
+        a, w, d = row
+        d_new = divider(w)(d - a * d_prev)  # `eliminate`'s d'
+        return d_new, d_new
+
+    _, d_p = lax.scan(forward, zeros[1], (a, w, d), unroll=unroll)
+    return c_p, d_p

@@ -55,8 +55,9 @@ def test_suits_one_system_of_at_most_1024_rows_with_a_few_right_hand_sides():
     fits = thomas_inplace.small_enough
     assert fits((1024,), (1024,)) and fits((1, 1, 7), (1, 1, 7)) and fits((1, 9), (4, 9))
     assert not fits((1025,), (1025,)) and not fits((2, 8), (2, 8)) and not fits((1, 9), (5, 9))
-    assert fits((1, 9), (1, 9), 8) and not fits((1, 9), (2, 9), 8)  # float64: one column
-    assert fits((1, 9), (1, 9), 16)  # one system of any dtype
+    assert fits((1, 9), (1, 9), np.float64) and not fits((1, 9), (2, 9), np.float64)
+    assert fits((1, 9), (1, 9), np.complex128)  # one system of any dtype
+    assert not fits((1, 9), (0, 9))  # no right-hand side
 
 
 def test_the_public_solve_uses_it_for_one_small_system():

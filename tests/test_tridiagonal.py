@@ -478,6 +478,28 @@ def test_shared_bands_solve_as_if_copied_to_every_right_hand_side(bands, rhs, n,
     assert_rel(solve(lower, diag, upper, b), dense_solve(dense(*copied[:3]), copied[3]), 1e-12)
 
 
+@pytest.mark.parametrize("pivoting", [False, True])
+@pytest.mark.parametrize("columns", [2, 5, 12])
+def test_shared_bands_near_the_float32_limit_divide(columns, pivoting):
+    # XLA turns a division by a broadcast pivot into a product with its reciprocal, which
+    # flushes to 0 past 8.5e37 in float32: the solution would be 0 (from a break-it pass).
+    scale = np.float32(1e38)
+    for n in (1, 3, 40):
+        lower, upper = np.full((2, n - 1), 0.25, np.float32)
+        diag, b = np.full(n, 2, np.float32), np.ones((columns, n), np.float32)
+        solve = jax.jit(functools.partial(tridiagonal_solve, pivoting=pivoting))
+        x = solve(scale * lower, scale * diag, scale * upper, scale * b / 2)
+        np.testing.assert_allclose(x, solve(lower, diag, upper, b / 2), rtol=1e-6)
+
+
+@pytest.mark.parametrize("pivoting", [False, True])
+def test_shared_bands_with_no_right_hand_side(pivoting):
+    solve = jax.jit(functools.partial(tridiagonal_solve, pivoting=pivoting))
+    for shape in [(0, 5), (3, 0, 5), (0, 1, 5)]:
+        x = solve(np.ones(4), np.full(5, 4.0), np.ones(4), np.zeros(shape))
+        assert x.shape == shape
+
+
 def test_shared_bands_reach_the_primitive_unbroadcast():
     args = _shared_system(np.random.default_rng(1), (), (8,), 6)
     jaxpr = jax.make_jaxpr(functools.partial(tridiagonal_solve, pivoting=False))(*args)

@@ -40,7 +40,7 @@ DEFAULT_KERNELS = SolveKernels(thomas=splines_thomas_scan, pivoting=splines_gtsv
 def _thomas_cpu(lower, diag, upper, rhs):
     """XLA:CPU's Thomas kernel, by static shape: one small system (with a few right-hand
     sides) in place, else the scan."""
-    small = thomas_inplace.small_enough(diag.shape, rhs.shape, rhs.dtype.itemsize)
+    small = thomas_inplace.small_enough(diag.shape, rhs.shape, rhs.dtype)
     return (splines_thomas_inplace if small else splines_thomas_scan)(lower, diag, upper, rhs)
 
 

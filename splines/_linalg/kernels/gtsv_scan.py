@@ -61,7 +61,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from . import _lanes
-from .thomas_scan import divider
+from .thomas_scan import divider, pivot_like
 
 # Unroll factor of both sweeps, measured on CPU (the unroll sweep of
 # `python -m benchmarks.suites.tridiagonal --unroll-sweep`,
@@ -90,13 +90,12 @@ _MAX_STACKED_LANES = 16
 _MAX_LINKS = 16
 
 # One system's bands shared by a few right-hand sides: one native loop at the one-system
-# unroll, the step broadcasting the bands, while a row's bands and right-hand sides take
-# at most 44 bytes ((3 + columns) × itemsize): float32 up to 8 columns (n = 1000: 2
-# columns 24 µs, 8 columns 32, one 26; 16 columns 390), float64 2 (n = 1e5: 1.8 ms, 4
-# columns 30 ms).  More columns, or more band systems, sweep the bands first
-# (`_shared_sweeps`: f32 16 columns 80 µs; 256 × 64 84 µs against 163 with the bands
-# copied).
-_NATIVE_ROW_BYTES = 44
+# unroll, the step broadcasting the bands, while the right-hand sides of a row take at
+# most 16 bytes (float32 4 columns, float64 2; n = 1e5, ms: float32 2 columns 1.7, 4 2.2,
+# 6 33; float64 2 columns 2.0, 3 29).  More columns, or more band systems, sweep the
+# bands first (`_shared_sweeps`: float32 2 columns 3.4, 8 columns 4.1; n = 256, 64
+# columns 84 µs against 163 with the bands copied).
+_NATIVE_COLUMN_BYTES = 16
 
 
 def native_lanes(dtype) -> int:
@@ -145,7 +144,7 @@ def rhs_step(r, d, step):
     """`eliminate`'s part in a right-hand side: the current row's ``r`` and the row's ``d``,
     with the bands' ``step = (swap, P0, O0)``; returns the next ``r`` and U's ``t``."""
     swap, pivot, o0 = step
-    t = divider(pivot)(jnp.where(swap, d, r))
+    t = divider(pivot, d)(jnp.where(swap, d, r))
     return jnp.where(swap, r, d) - o0 * t, t
 
 
@@ -168,7 +167,7 @@ def splines_gtsv_scan(lower, diag, upper, rhs, chain: bool = False):
     lanes = _lanes.lanes(diag.shape[:-1])
     if known and isinstance(lanes, int) and systems > lanes:  # bands shared by columns
         rows = _lanes.to_lanes(lower, diag, upper, rhs, _UNROLL_ONE_SYSTEM)
-        if lanes == 1 and (3 + systems) * rhs.dtype.itemsize <= _NATIVE_ROW_BYTES:
+        if lanes == 1 and systems * rhs.dtype.itemsize <= _NATIVE_COLUMN_BYTES:
             x = _sweeps(rows, None, _UNROLL_ONE_SYSTEM, tuple)
         else:
             x = _shared_sweeps(rows, unroll_for(lanes))
@@ -215,7 +214,7 @@ def _sweeps(rows, first, unroll: int, pack):
     init = pack((zero + 1, zero, zero_rhs))
     rows = jnp.stack(rows, axis=1) if pack is jnp.stack else rows
     (p, _, r), u_rows = lax.scan(forward, init, (rows, first), unroll=unroll)
-    x_last = r / p
+    x_last = r / pivot_like(p, r)
 
     def backward(x_next, xs):
         (s1, s2, t), starts = xs
@@ -254,7 +253,7 @@ def _shared_sweeps(rows, unroll: int):
         return rhs_step(r, d, step)
 
     r, t = lax.scan(forward, zero_rhs, (d, swap, pivot, o0))
-    x_last = r / p
+    x_last = r / pivot_like(p, r)
 
     def backward(x_next, row):
         s1, s2, t = row

@@ -32,13 +32,12 @@ from . import _lanes
 _UNROLL_ONE_SYSTEM = 4
 _UNROLL_BATCH = 1
 
-# One system's bands shared by a few right-hand sides stay one native loop while a row's
-# bands and right-hand sides take few bytes ((3 + columns) × itemsize): at most 28 at
-# unroll 4, 44 at unroll 2; more run the bands' sweep first (measured, n = 1e5, ms:
-# float32 2 columns 0.99, 4 1.1 (5 at unroll 4: 16), 6 1.6 and 8 1.6 at unroll 2 (8 at
-# 4: 23), 16 3.7 swept first (25 at 2); float64 2 columns 1.7 at 2 (12 at 4), 4 2.2
-# swept first (2.1 at 2), 8 3.2).
-_NATIVE_ROW_BYTES = {4: 28, 2: 44}
+# One system's bands shared by a few right-hand sides stay one native loop at unroll 2
+# while the right-hand sides of a row take at most 32 bytes (float32 8 columns, float64
+# 4); more run the bands' sweep first (measured, n = 1e5, ms: float32 2 columns 1.4, 4
+# 1.5, 8 2.0 (at unroll 4, 4 columns: 13; the bands first: 2.0, 2.2, 2.2, 16 columns
+# 3.8); float64 4 columns 1.7, 6 2.4).
+_NATIVE_COLUMN_BYTES = 32
 
 
 def unroll_for(lanes: int, columns: int = 1, itemsize: int = 4) -> int:
@@ -47,27 +46,37 @@ def unroll_for(lanes: int, columns: int = 1, itemsize: int = 4) -> int:
         return _UNROLL_BATCH
     if columns == 1:
         return _UNROLL_ONE_SYSTEM
-    for unroll, most in _NATIVE_ROW_BYTES.items():  # the largest unroll first
-        if (3 + columns) * itemsize <= most:
-            return unroll
-    return _UNROLL_BATCH
+    return 2 if columns * itemsize <= _NATIVE_COLUMN_BYTES else _UNROLL_BATCH
 
 
-def divider(pivot):
-    """``x ↦ x / pivot``, the one rule both scan kernels divide by.
+def divider(pivot, like=None):
+    """``x ↦ x / pivot``, the one rule both scan kernels divide by; x has pivot's shape, or
+    ``like``'s (a right-hand side's, over which shared bands' pivot broadcasts).
 
     A reciprocal of |w| > 1/FLT_MIN (8.5e37 in float32) is subnormal and XLA:CPU
     flushes it to 0: a well-conditioned system would solve to x = 0.  So real
-    floats of at most 32 bits divide.  float64 multiplies by ``1 / pivot``: a
+    floats of at most 32 bits divide — and by a pivot of x's own shape: XLA
+    rewrites a division by a broadcast operand into a product with its reciprocal
+    (``A / broadcast(B) → A · broadcast(1 / B)``).  A select gives it that shape,
+    which XLA keeps: 1 where ``like`` is NaN (the quotient is NaN either way), the
+    pivot elsewhere (`pivot_like`).  float64 multiplies by ``1 / pivot``: a
     float64 division in the loop stops XLA:CPU compiling it into one native call
     (measured ~20x slower at n = 1e5), and its reciprocal only flushes for
     |w| > 4.5e307.
     """
     dtype = jnp.dtype(pivot.dtype)
     if jnp.issubdtype(dtype, jnp.floating) and dtype.itemsize <= 4:
+        pivot = pivot if like is None else pivot_like(pivot, like)
         return lambda x: x / pivot
     inverse = 1 / pivot
     return lambda x: x * inverse
+
+
+def pivot_like(pivot, like):
+    """``pivot`` with ``like``'s shape, computed, not broadcast (`divider`)."""
+    if jnp.shape(pivot) == jnp.shape(like):
+        return pivot
+    return jnp.where(jnp.isnan(like), jnp.ones_like(pivot), pivot)
 
 
 def eliminate(previous, row):
@@ -77,8 +86,8 @@ def eliminate(previous, row):
     """
     c_prev, d_prev = previous
     a, b, c, d = row
-    per_w = divider(b - a * c_prev)
-    return per_w(c), per_w(d - a * d_prev)
+    w = b - a * c_prev
+    return divider(w)(c), divider(w, d)(d - a * d_prev)
 
 
 @jax.jit
@@ -140,7 +149,7 @@ def _forward_bands_first(rows, zeros, band_unroll: int, unroll: int):
 
     def forward(d_prev, row):
         a, w, d = row
-        d_new = divider(w)(d - a * d_prev)  # `eliminate`'s d'
+        d_new = divider(w, d)(d - a * d_prev)  # `eliminate`'s d'
         return d_new, d_new
 
     _, d_p = lax.scan(forward, zeros[1], (a, w, d), unroll=unroll)

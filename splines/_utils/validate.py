@@ -51,8 +51,10 @@ def knots_are_valid(*knots):
     more than 8 independent thunks runs them on a thread pool.
     """
     gaps = jnp.concatenate([jnp.diff(xp) for xp in knots])
-    ends = jnp.stack([xp[i] for xp in knots for i in (0, -1)])
-    return jnp.all((gaps > 0) & (gaps < jnp.inf)) & jnp.all(jnp.isfinite(ends))
+    valid = jnp.all((gaps > 0) & (gaps < jnp.inf))
+    for xp in knots:
+        valid = valid & jnp.isfinite(xp[0]) & jnp.isfinite(xp[-1])
+    return valid
 
 
 @functools.lru_cache(maxsize=64)
@@ -167,14 +169,32 @@ def poison_columns(table, axis: int, by_slot: bool = False):
     element at a time, ``sum(0·x)`` writes the zeros first, and its vectorised
     max/min reductions drop NaN.  At the highest precision: a dot of reduced
     precision (TF32 on a GPU) could round an entry near the largest float to inf.
+    But a small 1-D fit (a table of at most `_BOOLEAN_MAX_ENTRIES`) takes the
+    boolean test: with the dot, its fit + evaluation leaves XLA:CPU's
+    sequential path (n = 64, 1000 queries: 22 µs with the boolean test, 50–70
+    with the dot; benchmarks/results/cpu_shared_bands.md).
     """
     axis = axis % table.ndim
+    if not by_slot and table.size <= _BOOLEAN_MAX_ENTRIES:
+        return poison(_all_finite(table, axis))
     slots = table.shape[-1] if by_slot and axis == table.ndim - 2 else 1
     if slots > 1 and table.size // slots * table.dtype.itemsize <= _IN_LINE_BYTES:
         parts = [table[..., s, None] for s in range(slots)]  # a small grid's node data, slot by slot
     else:
         parts = [table]
     return 1 + jnp.real(sum(_zero_sums(part, axis) for part in parts))
+
+
+# A 1-D fit's table up to this many entries is tested by `all(isfinite)` (`poison_columns`).
+_BOOLEAN_MAX_ENTRIES = 1 << 14
+
+
+def _all_finite(table, axis: int):
+    """Per column, whether all its entries are finite: the entries behind a column
+    first, then the rows (XLA:CPU vectorises these two reductions)."""
+    shape = (math.prod(table.shape[:axis]), table.shape[axis], math.prod(table.shape[axis + 1 :]))
+    finite = jnp.isfinite(jax.lax.stop_gradient(jnp.reshape(table, shape)))
+    return jnp.all(jnp.all(finite, axis=2), axis=0)
 
 
 # XLA:CPU runs a program on the calling thread when every buffer is this small

@@ -72,20 +72,25 @@ def splines_thomas_inplace(lower, diag, upper, rhs):
     bands = jnp.stack([jnp.concatenate([zero, lower]), diag, jnp.concatenate([upper, zero])])
     rows = jnp.concatenate([bands, jnp.reshape(rhs, (-1, n))])
 
+    # d and x are scalars for one right-hand side (the loops' carries as XLA:CPU best keeps
+    # a small program in line), vectors of k for several.
+    rhs_rows = 3 if rows.shape[0] == 4 else slice(3, None)
+
     def forward(i, state):
         rows, previous = state[0], state[1:]
         column = rows[:, i]
-        c, d = eliminate(previous, (column[0], column[1], column[2], column[3:]))
-        return lax.dynamic_update_slice(rows, jnp.concatenate([c[None], d])[:, None], (2, i)), c, d
+        c, d = eliminate(previous, (column[0], column[1], column[2], column[rhs_rows]))
+        update = jnp.concatenate([c[None], jnp.reshape(d, (-1,))])[:, None]
+        return lax.dynamic_update_slice(rows, update, (2, i)), c, d
 
     def backward(k, state):
         rows, x_next = state
         i = n - 1 - k
-        x = rows[3:, i] - rows[2, i] * x_next
-        return lax.dynamic_update_slice(rows, x[:, None], (3, i)), x
+        x = rows[rhs_rows, i] - rows[2, i] * x_next
+        return lax.dynamic_update_slice(rows, jnp.reshape(x, (-1, 1)), (3, i)), x
 
     # Zeros that vary as the rows do (over shard_map's axes too).
-    start = jnp.zeros_like(rows[3:, 0])
-    rows, _, _ = lax.fori_loop(0, n, forward, (rows, start[0], start))
+    start = jnp.zeros_like(rows[rhs_rows, 0])
+    rows, _, _ = lax.fori_loop(0, n, forward, (rows, jnp.zeros_like(rows[2, 0]), start))
     rows, _ = lax.fori_loop(0, n, backward, (rows, start))
     return jnp.reshape(rows[3:], shape)

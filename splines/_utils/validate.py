@@ -47,14 +47,20 @@ def knots_are_valid(*knots):
     NaN, a strictly increasing sequence and no gap that overflows (±max knots:
     an infinite width would make every piece's coordinate 0); such a sequence
     is finite iff its two ends are.  One reduction for all sequences (a grid's
-    axes): each reduction is a thunk of its own on XLA:CPU, and a program of
-    more than 8 independent thunks runs them on a thread pool.
+    axes, their ends included): each reduction is a thunk of its own on XLA:CPU,
+    and a program whose thunks do not form a chain (nor number ≤ 8, nor all
+    use ≤ 512 B) runs them on a thread pool.  One sequence tests its ends as
+    scalars in the same fusion as its gaps (measured, 2-core CPU, 1000
+    queries: interp1d cubic2 n=64 21 µs, 50–70 with the ends in the reduction;
+    interp3d cubic2 8³ 275 µs, 400 with a grid's ends as scalars).
     """
     gaps = jnp.concatenate([jnp.diff(xp) for xp in knots])
-    valid = jnp.all((gaps > 0) & (gaps < jnp.inf))
-    for xp in knots:
-        valid = valid & jnp.isfinite(xp[0]) & jnp.isfinite(xp[-1])
-    return valid
+    rising = (gaps > 0) & (gaps < jnp.inf)
+    if len(knots) == 1:
+        (xp,) = knots
+        return jnp.all(rising) & jnp.isfinite(xp[0]) & jnp.isfinite(xp[-1])
+    ends = jnp.stack([xp[i] for xp in knots for i in (0, -1)])
+    return jnp.all(jnp.concatenate([rising, jnp.isfinite(ends)]))
 
 
 @functools.lru_cache(maxsize=64)

@@ -198,9 +198,14 @@ _BOOLEAN_MAX_ENTRIES = 1 << 14
 def _all_finite(table, axis: int):
     """Per column, whether all its entries are finite: the entries behind a column
     first, then the rows (XLA:CPU vectorises these two reductions)."""
-    shape = (math.prod(table.shape[:axis]), table.shape[axis], math.prod(table.shape[axis + 1 :]))
-    finite = jnp.isfinite(jax.lax.stop_gradient(jnp.reshape(table, shape)))
+    finite = jnp.isfinite(_rows_columns_rest(table, axis))
     return jnp.all(jnp.all(finite, axis=2), axis=0)
+
+
+def _rows_columns_rest(table, axis: int):
+    """``table`` as ``(rows, columns, rest)`` around its column ``axis``, without gradient."""
+    shape = (math.prod(table.shape[:axis]), table.shape[axis], math.prod(table.shape[axis + 1 :]))
+    return jax.lax.stop_gradient(jnp.reshape(table, shape))
 
 
 # XLA:CPU runs a program on the calling thread when every buffer is this small
@@ -213,9 +218,8 @@ _IN_LINE_BYTES = 512
 
 def _zero_sums(table, axis: int):
     """``Σ 0·x`` per column: 0, or NaN where an entry is inf or NaN."""
-    shape = (math.prod(table.shape[:axis]), table.shape[axis], math.prod(table.shape[axis + 1 :]))
-    entries = jax.lax.stop_gradient(jnp.reshape(table, shape))
-    zeros = jnp.einsum("rct,r->ct", entries, jnp.zeros(shape[0], entries.dtype),
+    entries = _rows_columns_rest(table, axis)
+    zeros = jnp.einsum("rct,r->ct", entries, jnp.zeros(entries.shape[0], entries.dtype),
                        precision=jax.lax.Precision.HIGHEST)
     return jnp.sum(zeros, axis=1)
 

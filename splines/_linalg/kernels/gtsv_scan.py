@@ -239,13 +239,8 @@ def _shared_sweeps(rows, unroll: int):
     """
     a, b, c, d = rows
     zero_band, zero_rhs = jnp.zeros_like(a[0]), jnp.zeros_like(d[0])
-
-    def factor(current, row):
-        current, step = pivot_step(current, row)
-        return current, step
-
     (p, _), (swap, pivot, o0, s1, s2) = lax.scan(
-        factor, (zero_band + 1, zero_band), (a, b, c), unroll=unroll
+        pivot_step, (zero_band + 1, zero_band), (a, b, c), unroll=unroll
     )
 
     def forward(r, row):

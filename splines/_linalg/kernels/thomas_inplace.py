@@ -2,8 +2,9 @@
 
 The recurrences are `thomas_scan`'s (its `eliminate` step): rows
 ``a_i x_{i-1} + b_i x_i + c_i x_{i+1} = d_i`` sit in the columns of one
-``(4, n)`` buffer ``[a; b; c; d]``; the forward loop overwrites column i's
-``c, d`` with ``c'_i, d'_i``, the backward loop its ``d'_i`` with ``x_i``:
+``(3 + k, n)`` buffer ``[a; b; c; d_1 … d_k]`` (k right-hand sides sharing the
+bands); the forward loop overwrites column i's ``c, d`` with ``c'_i, d'_i``,
+the backward loop its ``d'_i`` with ``x_i``:
 
     forward  (i = 0 … n-1):  c'_i, d'_i = eliminate((c'_{i-1}, d'_{i-1}), column i)
     backward (i = n-1 … 0):  x_i = d'_i − c'_i x_{i+1}            (x_n = 0)

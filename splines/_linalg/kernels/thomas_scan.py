@@ -86,8 +86,21 @@ def eliminate(previous, row):
     """
     c_prev, d_prev = previous
     a, b, c, d = row
+    c_new, w = band_step(c_prev, (a, b, c))
+    return c_new, rhs_step(d_prev, (a, w, d))
+
+
+def band_step(c_prev, row):
+    """`eliminate`'s part in the bands alone: ``(c'_i, w_i)`` from c'_{i-1} and ``(a, b, c)``."""
+    a, b, c = row
     w = b - a * c_prev
-    return divider(w)(c), divider(w, d)(d - a * d_prev)
+    return divider(w)(c), w
+
+
+def rhs_step(d_prev, row):
+    """`eliminate`'s part in a right-hand side: d'_i from d'_{i-1} and ``(a, w, d)``."""
+    a, w, d = row
+    return divider(w, d)(d - a * d_prev)
 
 
 @jax.jit
@@ -140,16 +153,13 @@ def _forward_bands_first(rows, zeros, band_unroll: int, unroll: int):
     a, b, c, d = rows
 
     def factor(c_prev, row):
-        a, b, c = row
-        w = b - a * c_prev
-        c_new = divider(w)(c)
+        c_new, w = band_step(c_prev, row)
         return c_new, (c_new, w)
 
     _, (c_p, w) = lax.scan(factor, zeros[0], (a, b, c), unroll=band_unroll)
 
     def forward(d_prev, row):
-        a, w, d = row
-        d_new = divider(w, d)(d - a * d_prev)  # `eliminate`'s d'
+        d_new = rhs_step(d_prev, row)
         return d_new, d_new
 
     _, d_p = lax.scan(forward, zeros[1], (a, w, d), unroll=unroll)

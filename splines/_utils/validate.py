@@ -50,9 +50,9 @@ def knots_are_valid(*knots):
     axes, their ends included): each reduction is a thunk of its own on XLA:CPU,
     and a program whose thunks do not form a chain (nor number ≤ 8, nor all
     use ≤ 512 B) runs them on a thread pool.  One sequence tests its ends as
-    scalars in the same fusion as its gaps (measured, 2-core CPU, 1000
-    queries: interp1d cubic2 n=64 21 µs, 50–70 with the ends in the reduction;
-    interp3d cubic2 8³ 275 µs, 400 with a grid's ends as scalars).
+    scalars in the same fusion as its gaps, which keeps a small 1-D program a
+    chain; a grid's ends stay in the reduction, where they cost its program
+    least (benchmarks/results/cpu_shared_bands.md).
     """
     gaps = jnp.concatenate([jnp.diff(xp) for xp in knots])
     rising = (gaps > 0) & (gaps < jnp.inf)
@@ -176,9 +176,9 @@ def poison_columns(table, axis: int, by_slot: bool = False):
     max/min reductions drop NaN.  At the highest precision: a dot of reduced
     precision (TF32 on a GPU) could round an entry near the largest float to inf.
     But a small 1-D fit (a table of at most `_BOOLEAN_MAX_ENTRIES`) takes the
-    boolean test: with the dot, its fit + evaluation leaves XLA:CPU's
-    sequential path (n = 64, 1000 queries: 22 µs with the boolean test, 50–70
-    with the dot; benchmarks/results/cpu_shared_bands.md).
+    boolean test: the dot's thunk takes its fit + evaluation off XLA:CPU's
+    sequential path, a thread hand-off that costs it about twice its time
+    (benchmarks/results/cpu_shared_bands.md).
     """
     axis = axis % table.ndim
     if not by_slot and table.size <= _BOOLEAN_MAX_ENTRIES:

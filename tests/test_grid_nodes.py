@@ -333,6 +333,28 @@ def test_grid_cubic_methods_match_tensor_hermite_reference():
                                        err_msg=f"{m} {order}")  # fmt: skip
 
 
+@pytest.mark.parametrize("method", ["akima", "makima"])
+def test_grid_akima_cutoff_is_one_maximum_over_the_whole_grid(method):
+    """Akima's cutoff (weights undefined where ``f_1 + f_2 ≤ 10⁻⁹ max``) takes its
+    maximum over every line of the grid, as scipy's over every column: a row of
+    values 1e-12 smaller than the others falls below it along the second axis.
+    The fit maps the rule over blocks of lines (one per first-axis knot); a maximum
+    per block would give that row Akima's weights instead."""
+    rng = np.random.default_rng(3)
+    knots = (np.array([0.0, 0.4, 1.0]), np.sort(rng.uniform(0, 1, 8)))
+    f = rng.normal(size=(3, 8)) * np.array([1.0, 1e-12, 1.0])[:, None]
+    q = (np.repeat(knots[0], 50), np.tile(np.linspace(knots[1][0], knots[1][-1], 50), 3))
+    node = node_data(method, knots, f)
+    for order in [(0, 0), (0, 1), (1, 1)]:
+        got = splines.interp2d(*q, *knots, f, method, derivative=order)
+        ref = tensor_hermite(knots, node, q, order)
+        for row in range(3):  # each row on its own scale
+            part = slice(50 * row, 50 * (row + 1))
+            np.testing.assert_allclose(got[part], ref[part], rtol=0,
+                                       atol=1e-12 * np.abs(ref[part]).max(),
+                                       err_msg=f"{order} row {row}")  # fmt: skip
+
+
 def test_grid_cubic2_bcs_rbs_and_linear_nearest_vs_scipy():
     """cubic2 end conditions, RectBivariateSpline derivatives, RGI linear/nearest with ties."""
     k = (np.array([0.0, 0.25, 1.0, 1.5]), np.array([0.0, 0.5, 0.75, 2.0, 2.25]))

@@ -63,6 +63,7 @@ import jax
 import jax.numpy as jnp
 
 from .._methods.ends import EndConditions
+from .._methods.local import GRID_LINES
 from .._methods.registry import Method, get_method
 from .._methods.units import as_dydx, knot_units
 from .._pieces.periodic import close_at_last_knot, fit_periodic, wrap_periodic_knots
@@ -180,9 +181,10 @@ def _pieces_of(method: Method, spec: FitSpec, bc_values, options, knots, data):
         for mask in range(1, 2**d):
             if mask not in node:
                 axis = mask.bit_length() - 1  # the last axis of the subset
-                rule = partial(_slopes, slopes, widths[axis], spec.bc_kinds[axis],
-                               bc_values, mask == 1 << axis, options, d)  # fmt: skip
-                node[mask] = _along(rule, node[mask ^ 1 << axis], axis)
+                rule = partial(_slopes, slopes, widths[axis], spec.bc_kinds[axis], options, d)
+                lines = node[mask ^ 1 << axis]
+                ends = _line_ends(bc_values, mask == 1 << axis, lines.shape, axis)
+                node[mask] = _along(rule, lines, axis, *ends) if d > 1 else rule(lines, *ends)
     if d == 1:
         breaks, table = method.pieces(knots[0], widths[0], node[0], node.get(1))
         return (breaks,), table
@@ -207,20 +209,36 @@ def _given_as_node(given, mask: int, knots, widths):
     return given
 
 
-def _slopes(rule, widths, kinds, bc_values, own_values: bool, options, d: int, lines, rest):
-    """The 1-D slope rule on ``(n, m)`` lines (``rest``: the shape behind each knot) as
-    node data.  cubic2's end values belong to the lines of values (``own_values``); the
-    lines of a derivative along other axes take zero."""
-    ends = tuple(jnp.reshape(jnp.broadcast_to(v if own_values else 0 * v, rest), (-1,))
-                 for v in bc_values)  # fmt: skip
+def _slopes(rule, widths, kinds, options, d: int, lines, *ends):
+    """The 1-D slope rule on ``(n, m)`` lines with their end values ``(m,)`` as node data."""
     u = rule(widths, lines, EndConditions(kinds, ends), **options)
     return u if d == 1 else as_dydx(u, widths)  # grids: D̃ = u / w
 
 
-def _along(function, array, axis: int):
-    """``function(lines, rest)`` on the lines of ``array`` along ``axis``, as ``(n, m)``."""
-    lines, rest = to_columns(array, axis)
-    return restore_axis(function(lines, rest), rest, axis)
+def _line_ends(bc_values, own_values: bool, shape: tuple, axis: int):
+    """cubic2's end values, one per line along ``axis`` of an array of ``shape``: they
+    belong to the lines of values (``own_values``); the lines of a derivative along
+    other axes take zero."""
+    rest = shape[:axis] + shape[axis + 1 :]
+    return tuple(jnp.broadcast_to(v if own_values else 0 * v, rest) for v in bc_values)
+
+
+def _along(function, array, axis: int, *per_line):
+    """``function(lines, *line_values)`` on the lines of ``array`` along ``axis``.
+
+    ``array`` is read as ``(before, n, after)`` and ``function`` mapped over
+    ``before`` (`jax.vmap`, named `GRID_LINES`: a rule's maximum over all lines
+    reduces across it) on ``(n, after)`` lines, ``per_line`` arrays (the
+    array's shape without ``axis``) as ``(after,)`` values: the data stay where
+    they lie.  Moving the axis to the front would transpose every array, and
+    XLA:CPU fuses that transpose into the rule's first pass as strided reads.
+    """
+    shape = array.shape
+    before = math.prod(shape[:axis])
+    lines = jnp.reshape(array, (before, shape[axis], -1))
+    values = [jnp.reshape(v, (before, -1)) for v in per_line]
+    out = jax.vmap(function, axis_name=GRID_LINES)(lines, *values)
+    return jnp.reshape(out, shape)
 
 
 def _breaks(method: Method, xp, widths):

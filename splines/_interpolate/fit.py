@@ -9,7 +9,10 @@ subset S of the axes the mixed derivative ``D_S = ∂^|S| f / ∏_{a∈S} ∂x_a
 (``D_∅ = f``, then ``f_x``, ``f_y``, ``f_xy``, …).  A method's 1-D slope rule
 gives them, applied along the axes of S in ascending order, as interpax does:
 
-    D_S = slopes along a of D_{S∖a},     a the last axis of S.
+    D_S = slopes along a of D_{S∖a},     a the last axis of S,
+
+one rule per axis on the lines of every slot found so far (the subsets of
+the axes before it), all of them columns of one call.
 
 For a method linear in the data (cubic2, cubic, cardinal, catmull-rom) the
 order does not matter and the interpolant is the 1-D method applied along
@@ -172,24 +175,39 @@ def _pieces_of(method: Method, spec: FitSpec, bc_values, options, knots, data):
     """Breaks per axis and the stored pieces (module docstring) from closed knots and data."""
     d = len(knots)
     widths = tuple(_node_widths(xp, d) for xp in knots)
-    parts = jnp.split(data, 1 + len(spec.given), axis=-1)
-    node = {0: parts[0]}
-    for mask, given in zip(spec.given, parts[1:]):
-        node[mask] = _given_as_node(given, mask, knots, widths)
-    slopes = (method.grid_slopes or method.slopes) if d > 1 else method.slopes
-    if slopes is not None:
-        for mask in range(1, 2**d):
-            if mask not in node:
-                axis = mask.bit_length() - 1  # the last axis of the subset
-                rule = partial(_slopes, slopes, widths[axis], spec.bc_kinds[axis], options, d)
-                lines = node[mask ^ 1 << axis]
-                ends = _line_ends(bc_values, mask == 1 << axis, lines.shape, axis)
-                node[mask] = _along(rule, lines, axis, *ends) if d > 1 else rule(lines, *ends)
+    values, *given = jnp.split(data, 1 + len(spec.given), axis=-1)
+    given = {mask: _given_as_node(g, mask, knots, widths) for mask, g in zip(spec.given, given)}
     if d == 1:
-        breaks, table = method.pieces(knots[0], widths[0], node[0], node.get(1))
+        slopes = given.get(1)
+        if slopes is None and method.slopes is not None:
+            rule = partial(_slopes, method.slopes, widths[0], spec.bc_kinds[0], options, d)
+            slopes = rule(values, *bc_values)
+        breaks, table = method.pieces(knots[0], widths[0], values, slopes)
         return (breaks,), table
-    breaks = tuple(_breaks(method, xp, h) for xp, h in zip(knots, widths))
-    return breaks, jnp.stack([node[mask] for mask in sorted(node)], axis=-1)
+    nodes = values[..., None]  # (n_0, …, n_{d-1}, k, slots): D_∅
+    if method.slopes is not None:
+        for axis in range(d):
+            nodes = jnp.concatenate([nodes, _along_axis(method, spec, bc_values, options, widths,
+                                                        nodes, given, axis)], axis=-1)  # fmt: skip
+    return tuple(_breaks(method, xp, h) for xp, h in zip(knots, widths)), nodes
+
+
+def _along_axis(method: Method, spec: FitSpec, bc_values, options, widths, nodes, given,
+                axis: int):  # fmt: skip
+    """The node data D_S of the subsets S whose last axis is ``axis``, ``(…, k, 2^axis)``:
+    the slopes along it of every slot so far (``D_{S∖axis}``, in mask order), in one
+    rule over all their lines; the given ones replace the rule's."""
+    masks = [1 << axis | mask for mask in range(nodes.shape[-1])]
+    if all(mask in given for mask in masks):
+        return jnp.stack([given[mask] for mask in masks], axis=-1)
+    rule = partial(_slopes, method.grid_slopes or method.slopes, widths[axis],
+                   spec.bc_kinds[axis], options, len(widths))  # fmt: skip
+    lines = jnp.reshape(nodes, nodes.shape[:-2] + (-1,))  # slots become columns
+    ends = _line_ends(bc_values, nodes, axis)
+    new = jnp.reshape(_along(rule, lines, axis, *ends), nodes.shape)
+    if not any(mask in given for mask in masks):
+        return new
+    return jnp.stack([given.get(mask, new[..., s]) for s, mask in enumerate(masks)], axis=-1)
 
 
 def _node_widths(xp, d: int):
@@ -215,12 +233,22 @@ def _slopes(rule, widths, kinds, options, d: int, lines, *ends):
     return u if d == 1 else as_dydx(u, widths)  # grids: D̃ = u / w
 
 
-def _line_ends(bc_values, own_values: bool, shape: tuple, axis: int):
-    """cubic2's end values, one per line along ``axis`` of an array of ``shape``: they
-    belong to the lines of values (``own_values``); the lines of a derivative along
-    other axes take zero."""
-    rest = shape[:axis] + shape[axis + 1 :]
-    return tuple(jnp.broadcast_to(v if own_values else 0 * v, rest) for v in bc_values)
+def _line_ends(bc_values, nodes, axis: int):
+    """cubic2's end values for the lines along ``axis`` of ``nodes`` ``(…, k, slots)``,
+    flattened as the lines' columns: they belong to the lines of values (slot 0); the
+    lines of a derivative along other axes take zero."""
+    rest = nodes.shape[:axis] + nodes.shape[axis + 1 : -1]  # the other axes, then k
+    slots = nodes.shape[-1]
+    return tuple(jnp.reshape(jnp.broadcast_to(_in_slot_zero(v, slots), rest + (slots,)),
+                             rest[:-1] + (rest[-1] * slots,))
+                 for v in bc_values)  # fmt: skip
+
+
+def _in_slot_zero(value, slots: int):
+    """``value`` ``(k,)`` in slot 0 of ``(k, slots)``, ``0 · value`` in the others."""
+    column = value[:, None]
+    return jnp.concatenate([column, jnp.broadcast_to(0 * column, (value.shape[0], slots - 1))],
+                           axis=1)  # fmt: skip
 
 
 def _along(function, array, axis: int, *per_line):

@@ -66,7 +66,6 @@ import jax
 import jax.numpy as jnp
 
 from .._methods.ends import EndConditions
-from .._methods.local import GRID_LINES
 from .._methods.registry import Method, get_method
 from .._methods.units import as_dydx, knot_units
 from .._pieces.periodic import close_at_last_knot, fit_periodic, wrap_periodic_knots
@@ -204,7 +203,8 @@ def _along_axis(method: Method, spec: FitSpec, bc_values, options, widths, nodes
                    spec.bc_kinds[axis], options, len(widths))  # fmt: skip
     lines = jnp.reshape(nodes, nodes.shape[:-2] + (-1,))  # slots become columns
     ends = _line_ends(bc_values, nodes, axis)
-    new = jnp.reshape(_along(rule, lines, axis, *ends), nodes.shape)
+    new = jnp.reshape(_along(rule, lines, axis, *ends, at_once=method.all_lines_at_once),
+                      nodes.shape)  # fmt: skip
     if not any(mask in given for mask in masks):
         return new
     return jnp.stack([given.get(mask, new[..., s]) for s, mask in enumerate(masks)], axis=-1)
@@ -251,22 +251,28 @@ def _in_slot_zero(value, slots: int):
                            axis=1)  # fmt: skip
 
 
-def _along(function, array, axis: int, *per_line):
+def _along(function, array, axis: int, *per_line, at_once: bool = False):
     """``function(lines, *line_values)`` on the lines of ``array`` along ``axis``.
 
     ``array`` is read as ``(before, n, after)`` and ``function`` mapped over
-    ``before`` (`jax.vmap`, named `GRID_LINES`: a rule's maximum over all lines
-    reduces across it) on ``(n, after)`` lines, ``per_line`` arrays (the
+    ``before`` (`jax.vmap`) on ``(n, after)`` lines, ``per_line`` arrays (the
     array's shape without ``axis``) as ``(after,)`` values: the data stay where
     they lie.  Moving the axis to the front would transpose every array, and
     XLA:CPU fuses that transpose into the rule's first pass as strided reads.
+    A rule with a quantity over every line (``at_once``: Akima's cutoff, a
+    maximum) takes them in one call, as ``(n, before · after)``: a collective
+    over a named map would not run in `jax.shard_map` nor export with a
+    symbolic batch.
     """
+    if at_once:
+        lines, rest = to_columns(array, axis)
+        values = [jnp.reshape(v, (-1,)) for v in per_line]
+        return restore_axis(function(lines, *values), rest, axis)
     shape = array.shape
     before = math.prod(shape[:axis])
     lines = jnp.reshape(array, (before, shape[axis], -1))
     values = [jnp.reshape(v, (before, -1)) for v in per_line]
-    out = jax.vmap(function, axis_name=GRID_LINES)(lines, *values)
-    return jnp.reshape(out, shape)
+    return jnp.reshape(jax.vmap(function)(lines, *values), shape)
 
 
 def _breaks(method: Method, xp, widths):

@@ -30,7 +30,6 @@ import math
 import jax
 import jax.numpy as jnp
 
-from .local import GRID_LINES
 from .units import knot_units
 
 _LOG2_BREAK = math.log2(1e-9)  # scipy's cutoff for undefined weights, relative to their maximum
@@ -45,14 +44,14 @@ def makima_slopes(h, values, keep):
 
 
 def akima_grid_slopes(h, values, keep):
-    return _akima(h, values, keep, modified=False, window=_stored_window, across=GRID_LINES)
+    return _akima(h, values, keep, modified=False, window=_stored_window)
 
 
 def makima_grid_slopes(h, values, keep):
-    return _akima(h, values, keep, modified=True, window=_stored_window, across=GRID_LINES)
+    return _akima(h, values, keep, modified=True, window=_stored_window)
 
 
-def _akima(h, values, keep, modified: bool, window, across=None):
+def _akima(h, values, keep, modified: bool, window):
     delta = jnp.diff(values, axis=0)
     if delta.shape[0] == 1:
         return jnp.concatenate([delta, delta])[keep]
@@ -64,7 +63,7 @@ def _akima(h, values, keep, modified: bool, window, across=None):
     if modified:
         f1, f2 = f1 + jnp.abs(p1 + m0) / 2, f2 + jnp.abs(m1 + m2) / 2
     total = f1 + f2
-    defined = _above_cutoff(total, knot_units(h)[keep], across)
+    defined = _above_cutoff(total, knot_units(h)[keep])
     # defined ⇒ total > 0; elsewhere divide by 1: finite, discarded, with a finite gradient
     weighted = m1 + f2 / jnp.where(defined, total, 1) * (m0 - m1)
     return 4 * jnp.where(defined, weighted, (p1 + m2) / 2)
@@ -118,7 +117,7 @@ def _extrapolated(delta, r):
     return 2 * low1 - delta[0], low1, high1, 2 * high1 - delta[-1]
 
 
-def _above_cutoff(total, g, across=None):
+def _above_cutoff(total, g):
     """``total_i / g_i > 10⁻⁹ · max_j total_j / g_j`` for quotients past the float
     range (x units can over- or underflow).
 
@@ -130,14 +129,11 @@ def _above_cutoff(total, g, across=None):
     runs over the finite, nonzero totals only: a NaN or inf from bad data at
     one knot must not move every knot's cutoff (traced data are not checked
     eagerly; that column is NaN whichever side its infinite total falls).
-    ``across``: the name of a mapped axis whose lines share the maximum (a grid's).
     """
     total, g = jax.lax.stop_gradient((total, g))  # a comparison: no derivative
     log_g = jnp.log2(g)
     counted = jnp.isfinite(total) & (total > 0)
     largest = jnp.max(jnp.where(counted, jnp.log2(total) - log_g[:, None], -jnp.inf),
                       initial=-jnp.inf)  # fmt: skip
-    if across is not None:
-        largest = jax.lax.pmax(largest, across)
     threshold = jnp.exp2(largest + _LOG2_BREAK + log_g)  # 0 when no total counts
     return total > threshold[:, None]

@@ -32,10 +32,6 @@ from .ends import PERIODIC
 
 _WRAP = 2  # cells of cyclic extension on each side: the widest stencil's reach
 
-# The name of the `jax.vmap` that maps a rule over a grid's blocks of lines
-# (`_interpolate.fit`): a quantity over all lines (Akima's cutoff) reduces across it.
-GRID_LINES = "splines_grid_lines"
-
 
 def interior_secants(h, delta):
     """The secants on both sides of knots 1 … n-2 in the knot's unit h_i, ``(n-2, k)`` each:

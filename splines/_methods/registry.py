@@ -22,6 +22,7 @@ class Method(NamedTuple):
     takes_bc_type: bool = False  # boundary conditions set its slopes (a solve)
     takes_tension: bool = False  # the cardinal tension `c`
     grid_slopes: Optional[Callable] = None  # `slopes` on a grid's lines, where it differs
+    all_lines_at_once: bool = False  # its rule takes a maximum over every line (Akima's cutoff)
     breaks_at_knots: bool = True  # even knots give even breaks (`even_spacing` may apply)
 
 
@@ -40,9 +41,10 @@ METHODS = {
     "cardinal": _local(cardinal_slopes, takes_tension=True),
     "monotonic": _local(by_parts(monotonic_slopes)),
     "monotonic-0": _local(by_parts(monotonic_zero_end_slopes)),
-    "akima": _local(by_parts(akima_slopes), grid_slopes=local_rule(by_parts(akima_grid_slopes))),
-    "makima": _local(by_parts(makima_slopes),
-                     grid_slopes=local_rule(by_parts(makima_grid_slopes))),
+    "akima": _local(by_parts(akima_slopes), grid_slopes=local_rule(by_parts(akima_grid_slopes)),
+                    all_lines_at_once=True),
+    "makima": _local(by_parts(makima_slopes), grid_slopes=local_rule(by_parts(makima_grid_slopes)),
+                     all_lines_at_once=True),
 }
 
 CUBIC_METHODS = tuple(name for name, m in METHODS.items() if m.pieces is cubic_pieces)

@@ -54,11 +54,13 @@ SCIPY_CALL = "scipy CubicSpline(x, y)(q) (f64)"
 INTERPAX_CALL = "interpax.CubicSpline(x, y)(q)"
 INTEGRATE_EAGER = "splines.CubicSpline.integrate (eager)"
 INTEGRATE_JIT = "splines.CubicSpline.integrate (jit)"
+SCALAR_FLOOR = "trivial jitted function (q + 1) of a Python float"
 
 
 def _build_class_calls(n: int):
     """A fitted spline's eager calls as ported scipy code makes them: a scalar query and
-    an integral, against the same call jitted and scipy's and interpax's calls."""
+    an integral, against the same call jitted and scipy's and interpax's calls, and the
+    floor of any call that runs a compiled program: a trivial one of a Python float."""
 
     def build():
         import scipy.interpolate as si
@@ -75,6 +77,7 @@ def _build_class_calls(n: int):
             Contender(CLASS_JIT, "splines", call, (ours, q)),
             Contender(CLASS_EAGER, "splines", lambda q: ours(q), (q,), check=CLASS_JIT),
             Contender(SCIPY_CALL, "scipy", scipy_spline, (q,), check=CLASS_JIT),
+            Contender(SCALAR_FLOOR, "jax", jax.jit(lambda q: q + 1), (q,)),
             Contender(INTEGRATE_JIT, "splines", integrate, (ours,)),
             Contender(INTEGRATE_EAGER, "splines", lambda: ours.integrate(a, b), (),
                       check=INTEGRATE_JIT),

@@ -698,19 +698,6 @@ def test_grid_akima_exports_with_a_symbolic_batch():
     np.testing.assert_allclose(exported.call(f), batch(f), rtol=1e-14)
 
 
-# c2ecf7d runs the rule along an axis once on the lines of every slot found so far (D_∅
-# and D_x along y, as columns of one call), so Akima's cutoff maximum spans the slots.
-# Node data are in units of each axis' span (D̃_x = D_x P_x): on log-spaced knots
-# (1e-3 … 1e7) D̃_x of O(1) data is ~1e10 next to the small cells, every total of the
-# values' lines falls below 1e-9 of it, and D_y takes the fallback slope
-# (m_{i-2} + m_{i+1}) / 2 instead of Akima's weights.  The reference (and 89e5a6c) takes
-# each D_S from its own call (`node_data`), as interpax does and the module docstring says.
-@pytest.mark.xfail(
-    strict=True,
-    reason="c2ecf7d: Akima's grid cutoff takes one maximum over all slots of an axis' "
-    "call, so D_y's weights depend on D̃_x's scale (~1e10 |f| on knots 1e-3 … 1e7): "
-    "values off the per-slot reference by several times their size; 89e5a6c: 3e-15",
-)
 @pytest.mark.parametrize("method", ["akima", "makima"])
 def test_grid_akima_cutoff_of_the_values_does_not_depend_on_other_slots(method):
     rng = np.random.default_rng(1)

@@ -12,7 +12,8 @@ gives them, applied along the axes of S in ascending order, as interpax does:
     D_S = slopes along a of D_{S∖a},     a the last axis of S,
 
 one rule per axis on the lines of every slot found so far (the subsets of
-the axes before it), all of them columns of one call.
+the axes before it), all of them columns of one call (Akima's, whose cutoff
+is a maximum over the lines, one call per slot).
 
 For a method linear in the data (cubic2, cubic, cardinal, catmull-rom) the
 order does not matter and the interpolant is the 1-D method applied along
@@ -195,16 +196,20 @@ def _along_axis(method: Method, spec: FitSpec, bc_values, options, widths, nodes
                 axis: int):  # fmt: skip
     """The node data D_S of the subsets S whose last axis is ``axis``, ``(…, k, 2^axis)``:
     the slopes along it of every slot so far (``D_{S∖axis}``, in mask order), in one
-    rule over all their lines; the given ones replace the rule's."""
+    rule over all their lines — or one per slot for a rule with a maximum over its
+    lines (Akima's cutoff is each D_S's own); the given ones replace the rule's."""
     masks = [1 << axis | mask for mask in range(nodes.shape[-1])]
     if all(mask in given for mask in masks):
         return jnp.stack([given[mask] for mask in masks], axis=-1)
     rule = partial(_slopes, method.grid_slopes or method.slopes, widths[axis],
                    spec.bc_kinds[axis], options, len(widths))  # fmt: skip
-    lines = jnp.reshape(nodes, nodes.shape[:-2] + (-1,))  # slots become columns
-    ends = _line_ends(bc_values, nodes, axis)
-    new = jnp.reshape(_along(rule, lines, axis, *ends, at_once=method.all_lines_at_once),
-                      nodes.shape)  # fmt: skip
+    if method.all_lines_at_once:  # a maximum per slot (as interpax's per derivative): no ends
+        new = jnp.stack([_along(rule, nodes[..., s], axis, at_once=True)
+                         for s in range(nodes.shape[-1])], axis=-1)  # fmt: skip
+    else:
+        lines = jnp.reshape(nodes, nodes.shape[:-2] + (-1,))  # slots become columns
+        ends = _line_ends(bc_values, nodes, axis)
+        new = jnp.reshape(_along(rule, lines, axis, *ends), nodes.shape)
     if not any(mask in given for mask in masks):
         return new
     return jnp.stack([given.get(mask, new[..., s]) for s, mask in enumerate(masks)], axis=-1)

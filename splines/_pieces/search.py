@@ -284,13 +284,21 @@ def find_cells(x, breaks, periodic: bool, right_closed: bool, even: bool = False
 
 
 def take_pieces(table, index):
-    """``table[index]`` for located pieces (an index or a tuple of them, one per axis).
+    """``table[index]``: the rows ``index`` (an int array of any shape) of ``table``.
 
-    In bounds by construction, so without jnp's bounds handling: fewer ops, which
-    matters for tiny calls too, as XLA:CPU runs a program of < 1000 flops inline on
-    the calling thread and any other on a worker (a thread hand-off per call).
+    In bounds by construction, so one `lax.gather` without jnp's bounds handling
+    and with the index in its own layout: jnp's indexing adds a negative-index
+    select and, for a 2-D index, a transposing copy that XLA:CPU fuses into the
+    gather (a 2-D grid's corner gather ran 2.5x slower).  Fewer ops also matter
+    for tiny calls: XLA:CPU runs a program of < 1000 flops inline on the
+    calling thread and any other on a worker (a thread hand-off per call).
     """
-    return table.at[index].get(mode="promise_in_bounds")
+    rank = jnp.ndim(index)
+    numbers = lax.GatherDimensionNumbers(
+        offset_dims=tuple(range(rank, rank + table.ndim - 1)), collapsed_slice_dims=(0,),
+        start_index_map=(0,))  # fmt: skip
+    return lax.gather(table, jnp.expand_dims(index, -1), numbers, (1, *table.shape[1:]),
+                      mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS)  # fmt: skip
 
 
 def wrap(x, start, period):

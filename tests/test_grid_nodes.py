@@ -570,30 +570,44 @@ def test_grid_complex_columns_dtype_mixes_and_constants_in_jit():
                             np.arange(12).reshape(3, 4), "cubic2") == 6.0  # fmt: skip
 
 
-# A known limit, pinned as a strict xfail: float32 values near the top of the range, whose
-# cell polynomials (power-basis coefficients, built per axis) overflow.
-@pytest.mark.xfail(
-    strict=True,
-    reason="cell_pieces builds power-basis coefficients per "
-    "axis; they grow ~2^d (linear) to ~6^d (cubic) x |f| and overflow f32",
-)
-@pytest.mark.parametrize("case", ["2d linear 2e38", "3d linear 5e37", "3d monotonic 1e36"])
-def test_grid_f32_large_values_overflow(case):
+def _f32_sign_grid(case):
+    """(interpolated, the f64 answer, scale) inside a cell of a ±scale sign pattern."""
     sign = np.array([1, -1, 1], F32)
     if case == "2d linear 2e38":
         k, f = np.array([0, 1], F32), F32(2e38) * np.outer(sign[:2], sign[:2])
         got = splines.interp2d(F32(0.5), F32(0.25), k, k, f.astype(F32), "linear")
-        want = RegularGridInterpolator((k, k), f)([[0.5, 0.25]])[0]  # 0
-    else:
-        n, scale, method = (2, 5e37, "linear") if "linear" in case else (3, 1e36, "monotonic")
-        k, s = np.arange(n, dtype=F32), sign[:n]
-        f = (F32(scale) * s[:, None, None] * s[None, :, None] * s[None, None, :]).astype(F32)
-        got = splines.interp3d(F32(0.5), F32(0.5), F32(0.5), k, k, k, f, method)
-        small = splines.interp3d(0.5, 0.5, 0.5, k.astype(float), k.astype(float),
-                                 k.astype(float), f.astype(float) / scale, method)  # fmt: skip
-        want = float(small) * scale  # the f64 answer, scaled: |want| <= |f|
+        return got, RegularGridInterpolator((k, k), f)([[0.5, 0.25]])[0], 2e38  # want 0
+    n, scale, method = (2, 5e37, "linear") if "linear" in case else (3, 1e36, "monotonic")
+    k, s = np.arange(n, dtype=F32), sign[:n]
+    f = (F32(scale) * s[:, None, None] * s[None, :, None] * s[None, None, :]).astype(F32)
+    got = splines.interp3d(F32(0.5), F32(0.5), F32(0.5), k, k, k, f, method)
+    small = splines.interp3d(0.5, 0.5, 0.5, k.astype(float), k.astype(float),
+                             k.astype(float), f.astype(float) / scale, method)  # fmt: skip
+    return got, float(small) * scale, scale  # |want| <= |f|
+
+
+def _assert_f32_sign_grid(case):
+    got, want, scale = _f32_sign_grid(case)
     assert np.isfinite(got)
-    np.testing.assert_allclose(float(got), want, rtol=1e-5, atol=1e-6 * abs(float(np.max(f))))
+    np.testing.assert_allclose(float(got), want, rtol=1e-5, atol=1e-6 * scale)
+
+
+def test_grid_f32_large_values_evaluate_one_axis_at_a_time():
+    """A cell is summed one axis at a time, each intermediate an interpolated value of
+    the data: float32 values of 5e37 on a 3-D linear grid stay finite (coefficients
+    of the whole cell's polynomial would grow 2^d x |f| and overflow)."""
+    _assert_f32_sign_grid("3d linear 5e37")
+
+
+# Known limits, pinned as strict xfails: float32 values near the top of the range.
+@pytest.mark.xfail(
+    strict=True,
+    reason="2-D linear: the chord f1 - f0 = 4e38 overflows float32; 3-D monotonic: "
+    "the fit's cross slopes (node data) overflow",
+)
+@pytest.mark.parametrize("case", ["2d linear 2e38", "3d monotonic 1e36"])
+def test_grid_f32_large_values_overflow(case):
+    _assert_f32_sign_grid(case)
 
 
 # ------------------------------------- Akima's grid-wide cutoff under the mapped slope rule

@@ -1,21 +1,20 @@
-"""Evaluation on any number of axes: a cell search per axis → the query's cell polynomial →
-Horner along each axis → fills and NaN.
+"""Evaluation on any number of axes: a cell search per axis → the query's piece or cell →
+its value, one axis at a time → fills and NaN.
 
-A query's cell polynomial comes from the stored pieces (`fit`): in 1-D its
-row of the table; on a grid it is built from the node data at the cell's
-2^d corners (j_a and j_a + 1 along each axis; one for "nearest", whose table
-holds a value per piece) by the method's 1-D pieces rule, one axis at a
-time, as a fit on a grid of one cell: along axis a, each pair (D̃_S,
-D̃_{S∪a}) — values and slopes along a, with the cell's width in the axis'
-unit ``w_a`` (`fit.in_axis_units`) — becomes the coefficients of the powers
-of t_a.  Then ``c[k, p_0, …, p_{d-1}]`` multiplies ``t_0^{p_0} ⋯
-t_{d-1}^{p_{d-1}}``, O(|f|) whatever the widths, and the value
-
-    Σ c[k, p_0, …, p_{d-1}] t_0^{p_0} ⋯ t_{d-1}^{p_{d-1}}
-
-is summed one axis at a time from the last (Horner in t_{d-1}, then t_{d-2},
-…), each axis with its own derivative order and 1/h_a factors.  Memory and
-time grow with what a query touches: 4^d coefficients for a cubic.
+In 1-D a query's piece is its row of the table (`fit`), summed by Horner in
+t.  On a grid its cell holds the node data at its 2^d corners (j_a and
+j_a + 1 along each axis; one for "nearest", whose table holds a value per
+piece), and the tensor-product interpolant is the 1-D one along each axis
+in turn, from the last: along axis a every datum left — each pair (D̃_S,
+D̃_{S∪a}) of values and slopes along a at the two corners, the slopes with
+the cell's width in the axis' unit ``w_a`` (`fit.in_axis_units`) — is the
+method's 1-D piece in t_a (its pieces rule, as a fit on one cell), summed at
+t_a with that axis' derivative order and 1/h_a factors.  What is left is
+node data of one axis fewer: 2^(d−1) corners, slots without bit a.  A
+query sums Σ_a 4^a = (4^d − 1)/3 such pieces, each intermediate an
+interpolated value or slope of the data: a few |f| at most, where the 4^d
+coefficients of the whole cell's polynomial grow as 2^d … 6^d |f| (and
+overflowed float32 data of 5e37 in 3-D).
 
 On the last break of an axis a piece is read at its end, where the sum over
 the powers of t = 1 rounds away from the data (a zero read as 2e-16) — every
@@ -26,7 +25,7 @@ there (`at_last_break`); a grid cell is read from its far end
 """
 
 import math
-from functools import partial
+from functools import cache, partial
 from typing import NamedTuple
 
 import jax
@@ -36,7 +35,7 @@ import numpy as np
 from .._methods.registry import Method, get_method
 from .._pieces.polynomials import horner
 from .._pieces.search import find_cells, take_pieces
-from .._utils.columns import from_columns, restore_axis, to_columns
+from .._utils.columns import from_columns
 from .._utils.dtypes import as_dtype, check_real, is_of_dtype, query_dtype
 from .._utils.eager_cache import memoized
 from .._utils.validate import static_int
@@ -169,22 +168,25 @@ def evaluate(queries: tuple, breaks: tuple, table, fill, spec: EvalSpec, end=Non
              for x, b, periodic, e in zip(xs, breaks, spec.periodic, even)]  # fmt: skip
     if len(breaks) == 1:
         local = take_pieces(table, cells[0].index)  # (m, k, p)
+        polynomial = (local.shape[-1] > 1,)  # "nearest": a constant, defined at ±inf
+        value = partial(_piece_value, local, cells[0])
     else:
         corners = _gather_corners(table, breaks, cells)  # (m, 2 or 1, …, k, slots)
-        cells = _from_last_breaks(cells, corners.shape[1 : 1 + len(breaks)], breaks)
-        widths = jnp.stack([in_axis_units(c.width, b) for c, b in zip(cells, breaks)], axis=-1)
-        local = jax.vmap(partial(cell_pieces, method))(corners, widths)
+        counts = corners.shape[1 : 1 + len(breaks)]
+        cells = _from_last_breaks(cells, counts, breaks)
+        polynomial = tuple(count > 1 for count in counts)
+        value = partial(_cell_value, method, corners, cells, breaks)
     results = []
     for orders in spec.derivative:
-        out = _nested_horner(local, cells, orders)
+        out = value(orders)
         if end is not None and not any(orders):
             out = at_last_break(out, cells[0].x, breaks[0], end)
         for axis, (cell, b) in enumerate(zip(cells, breaks)):
             if not spec.periodic[axis]:
                 out = fill_outside(out, cell.x, b, fill[axis], spec.extend[axis])
         for axis, cell in enumerate(cells):
-            polynomial = local.shape[2 + axis] > 1  # "nearest": a constant, defined at ±inf
-            extended = [e and polynomial and not spec.periodic[axis] for e in spec.extend[axis]]
+            extended = [e and polynomial[axis] and not spec.periodic[axis]
+                        for e in spec.extend[axis]]  # fmt: skip
             out = nan_where_no_value(out, cell.x, extended)
         results.append(from_columns(out, shape, spec.column_shape, spec.axis))
     return jnp.stack(results) if spec.stacked else results[0]
@@ -193,15 +195,17 @@ def evaluate(queries: tuple, breaks: tuple, table, fill, spec: EvalSpec, end=Non
 jit_evaluate = jax.jit(evaluate, static_argnums=4)  # for the modules: one program per spec
 
 
-def _nested_horner(local, cells, orders: tuple):
-    """Sum out the powers of t_{d-1}, …, t_0 (last axis first), each with its derivative."""
-    for axis in reversed(range(len(cells))):
-        cell = cells[axis]
-        shape = (-1,) + (1,) * (local.ndim - 2)  # broadcast against local.shape[:-1]
-        t = jnp.reshape((cell.x - cell.start) / cell.width, shape)
-        width = jnp.reshape(cell.width, shape)
-        local = derivative_along(local, t, width, cell.x, cell.start, orders[axis])
-    return local
+def _piece_value(local, cell, orders: tuple):
+    """1-D: the gathered pieces ``(m, k, p)`` at their queries, with ``orders[0]``."""
+    return _along(local, cell, orders[0])
+
+
+def _along(local, cell, order: int):
+    """Sum out the powers of t (``local``'s last axis) along one axis, with ``order``."""
+    shape = (-1,) + (1,) * (local.ndim - 2)  # broadcast against local.shape[:-1]
+    t = jnp.reshape((cell.x - cell.start) / cell.width, shape)
+    width = jnp.reshape(cell.width, shape)
+    return derivative_along(local, t, width, cell.x, cell.start, order)
 
 
 def derivative_along(local, t, width, x, start, order: int):
@@ -211,8 +215,11 @@ def derivative_along(local, t, width, x, start, order: int):
     broadcast against ``local.shape[:-1]``; ``x``, ``start``: the queries and
     their pieces' starts, flat.
     """
-    out = horner(local, t, order)
-    degree = local.shape[-1] - 1
+    return _per_x(horner(local, t, order), width, x, start, order, local.shape[-1] - 1)
+
+
+def _per_x(out, width, x, start, order: int, degree: int):
+    """``out``, an ``order``-th derivative in t of a piece of ``degree``, in x: / h per order."""
     if order:  # d/dx = (d/dt) / h, one factor at a time: no overflow
         inverse = 1 / width  # (XLA folds (a / h) / h into a / h², which would)
         for _ in range(min(order, degree)):
@@ -338,31 +345,62 @@ def _from_last_breaks(cells, counts, breaks: tuple):
     return flipped
 
 
-def cell_pieces(method: Method, corners, widths):
-    """One cell's local coefficients ``(k, p_0, …, p_{d-1})`` from its corners' node data.
+def _cell_value(method: Method, corners, cells, breaks: tuple, orders: tuple):
+    """The interpolant (``orders``: a derivative per axis) in each query's cell: ``(m, k)``.
 
-    ``corners``: ``(c_0, …, c_{d-1}, k, slots)``; ``widths``: ``(d,)``, the
-    cell's widths in the axes' units.  The 1-D pieces rule along axis 0, then
-    1, …, each pair (D̃_S, D̃_{S∪a}) giving values and slopes along a (the
-    module's docstring): the fit's rule, on a grid of one cell.
+    ``corners``: ``(m, c_0, …, c_{d-1}, k, slots)``.  Along axis a = d−1, …, 0
+    each pair (D̃_S, D̃_{S∪a}) is summed as the 1-D piece in t_a (the module's
+    docstring).
     """
     node = {mask: corners[..., mask] for mask in range(corners.shape[-1])}
-    for axis in range(widths.shape[0]):
-        count, bit = corners.shape[axis], 1 << axis
-        width = widths[axis][None]
-        knots = jnp.concatenate([0 * width, width])[:count]  # in the axis' unit, from the start
+    for axis in reversed(range(len(cells))):
+        cell, bit = cells[axis], 1 << axis
         for mask in [m for m in node if not m & bit]:
             slopes = node.pop(mask | bit, None)
-            node[mask] = _pieces_along(method, knots, width[: count - 1], node[mask], slopes,
-                                       axis)  # fmt: skip
-    return jnp.reshape(node[0], node[0].shape[widths.shape[0] :])  # one cell along every axis
+            node[mask] = _sum_along(method.pieces, node[mask], slopes, cell, breaks[axis],
+                                    orders[axis])  # fmt: skip
+    return node[0]
 
 
-def _pieces_along(method: Method, knots, widths, values, slopes, axis: int):
-    """The 1-D pieces rule along ``axis``: cells replace knots there, powers go last.
+def _sum_along(pieces, values, slopes, cell, breaks, order: int):
+    """The 1-D piece between a cell's two corners along its last corner axis (one corner
+    for "nearest"), summed at the queries: ``(m, c_0, …, c_a, k)`` → ``(m, c_0, …, k)``.
 
-    The slopes reach it in the cell's unit, ``D̃ · w`` (`_pieces.polynomials`)."""
-    lines, rest = to_columns(values, axis)
-    slope_lines = None if slopes is None else to_columns(slopes, axis)[0] * widths
-    pieces = method.pieces(knots, widths, lines, slope_lines)[1]  # (cells, m, p)
-    return restore_axis(pieces, rest, axis)
+    Values alone (linear, nearest) make the piece's coefficients, summed by Horner.
+    Values and slopes (a cubic) are summed as weights of the data, ``Σ_i datum_i ·
+    Σ_p B[i, p] t^p`` (`_basis`): each datum is read once, so XLA fuses every
+    axis' sums without recomputing the gather (the coefficients read each datum up
+    to three times, and the 3-D cell 3^3 times).  The slopes reach it in the
+    cell's unit, ``D̃ · w`` (`_pieces.polynomials`).
+    """
+    count = values.shape[-2]
+    column = partial(jnp.reshape, shape=(-1,) + (1,) * (values.ndim - 2))  # (m, 1, …)
+    t = (cell.x - cell.start) / cell.width
+    if slopes is None:
+        lines = jnp.moveaxis(values, -2, 0)  # (c_a, m, …): the rule's knots first
+        piece = pieces(np.zeros(count), np.ones(count - 1), lines, None)[1][0]
+        out, degree = horner(piece, column(t), order), piece.shape[-1] - 1
+    else:
+        basis = _basis(pieces, count)  # (data, p)
+        weights = horner(jnp.asarray(basis, t.dtype), t[:, None], order)  # past the degree: 0
+        weights = jnp.broadcast_to(weights, t.shape + basis.shape[:1])  # (m, data)
+        unit = column(in_axis_units(cell.width, breaks))
+        data = [values[..., i, :] for i in range(count)]
+        data += [slopes[..., i, :] * unit for i in range(count)]
+        out, degree = data[0] * column(weights[:, 0]), basis.shape[-1] - 1
+        for i in range(1, len(data)):
+            out = out + data[i] * column(weights[:, i])
+    return _per_x(out, column(cell.width), cell.x, cell.start, order, degree)
+
+
+@cache
+def _basis(pieces, count: int) -> np.ndarray:
+    """A pieces rule on one cell of Hermite data as a basis: ``B[i, p]``, the coefficient
+    of t^p that datum i brings (the values at the ``count`` corners, then the slopes).
+
+    Every rule is linear in its data, so it is its own basis on unit data.
+    """
+    unit = np.eye(2 * count)
+    with jax.ensure_compile_time_eval():
+        piece = pieces(np.zeros(count), np.ones(count - 1), unit[:count], unit[count:])[1][0]
+    return np.asarray(piece, np.float64)

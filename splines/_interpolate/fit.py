@@ -35,8 +35,8 @@ grids accept, `prepare`).
   scale of the knots overflows.
 - d ≥ 2: the node data ``nodes[i_0, …, i_{d-1}, k, S]`` (S the subset's bit
   mask), n_a entries per axis and 2^d slots: the data grow as the grid does.
-  Evaluation builds each query's cell polynomial from its 2^d corners; a
-  table of every cell would hold 4^d per cell.  "linear" has one slot, the
+  Evaluation sums each query's cell from its 2^d corners; a table of every
+  cell would hold 4^d per cell.  "linear" has one slot, the
   values; "nearest" one value per piece (its breaks are the midpoints, so
   piece j is knot j's).
 

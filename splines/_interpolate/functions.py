@@ -280,10 +280,9 @@ def interpn(
         ``values`` and ``xi``; jittable and vmappable.
 
     Each point reads its cell's node data: 2^d numbers for linear, 4^d for the
-    cubics (values and every mixed slope at 2^d corners), and a cubic builds
-    its 4^d coefficients.  Memory grows as points × 4^d: in d = 6, 10^4
-    points hold 4096 coefficients each (330 MB in f64; XLA:CPU's temporaries
-    came to 660 MB); evaluate such batches in chunks.
+    cubics (values and every mixed slope at 2^d corners), summed one axis at a
+    time.  Memory grows as points × 4^d: in d = 6, 10^4 points gather 4096
+    numbers each (330 MB in f64); evaluate such batches in chunks.
     """
     points, values = points_and_values(points, values)
     periods = per_axis(period, len(points), "period")

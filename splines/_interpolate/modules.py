@@ -167,7 +167,7 @@ class Interpolator2D(eqx.Module):
     """A fitted 2-D interpolant on the grid ``xp × yp`` (see `interp2d` for the arguments).
 
     Its `TensorSpline` holds breaks and node data, so a call only searches,
-    builds each query's cell polynomial and runs Horner; a batch of
+    gathers each query's cell and sums it one axis at a time; a batch of
     interpolants is one `jax.vmap` away.
     """
 

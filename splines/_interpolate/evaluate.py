@@ -5,16 +5,18 @@ In 1-D a query's piece is its row of the table (`fit`), summed by Horner in
 t.  On a grid its cell holds the node data at its 2^d corners (j_a and
 j_a + 1 along each axis; one for "nearest", whose table holds a value per
 piece), and the tensor-product interpolant is the 1-D one along each axis
-in turn, from the last: along axis a every datum left — each pair (D̃_S,
-D̃_{S∪a}) of values and slopes along a at the two corners, the slopes with
-the cell's width in the axis' unit ``w_a`` (`fit.in_axis_units`) — is the
-method's 1-D piece in t_a (its pieces rule, as a fit on one cell), summed at
-t_a with that axis' derivative order and 1/h_a factors.  What is left is
-node data of one axis fewer: 2^(d−1) corners, slots without bit a.  A
-query sums Σ_a 4^a = (4^d − 1)/3 such pieces, each intermediate an
-interpolated value or slope of the data: a few |f| at most, where the 4^d
-coefficients of the whole cell's polynomial grow as 2^d … 6^d |f| (and
-overflowed float32 data of 5e37 in 3-D).
+in turn (`_cell_value`: the axes with a derivative first, each group from
+the last; the values as differences from the cell's first corner value).
+Along axis a every datum left — each pair (D̃_S, D̃_{S∪a}) of values and
+slopes along a at the two corners, the slopes with the cell's width in the
+axis' unit ``w_a`` (`fit.in_axis_units`) — is the method's 1-D piece in t_a
+(its pieces rule, as a fit on one cell), summed at t_a with that axis'
+derivative order and 1/h_a factors.  What is left is node data of one axis
+fewer: 2^(d−1) corners, slots without bit a.  A query sums Σ_a 4^a =
+(4^d − 1)/3 such pieces, each intermediate an interpolated value or slope
+of the data: a few |f| at most, where the 4^d coefficients of the whole
+cell's polynomial grow as 2^d … 6^d |f| (and overflowed float32 data of
+5e37 in 3-D).
 
 On the last break of an axis a piece is read at its end, where the sum over
 the powers of t = 1 rounds away from the data (a zero read as 2e-16) — every

@@ -101,5 +101,5 @@ else:
         def __init__(self, pivoting: bool = True):
             raise ImportError(
                 "`splines.Tridiagonal` is a lineax solver and lineax is not installed: "
-                '`pip install "splines[lineax]"` (or `pip install lineax`).'
+                '`pip install "jax-splines[lineax]"` (or `pip install lineax`).'
             )

@@ -18,7 +18,7 @@ from jaxtyping import Array
 
 try:
     import lineax as lx
-except ImportError:  # optional: pip install "splines[lineax]"
+except ImportError:  # optional: pip install "jax-splines[lineax]"
     lx = None
 
 _FORMS = (

@@ -365,7 +365,7 @@ def _cell_value(method: Method, corners, cells, breaks: tuple, orders: tuple):
     d = len(cells)
     first = corners[(slice(None),) + (0,) * d + (slice(None), 0)]  # (m, k)
     node = {mask: corners[..., mask] for mask in range(corners.shape[-1])}
-    node[0] = node[0] - jnp.reshape(first, (-1,) + (1,) * d + first.shape[1:])
+    node[0] = node[0] - jnp.expand_dims(first, tuple(range(1, 1 + d)))  # k may be 0
     left = list(range(d))  # the axes whose corners the node data still hold
     for axis in sorted(left, key=lambda a: (orders[a] == 0, -a)):
         position, bit = 1 + left.index(axis), 1 << axis

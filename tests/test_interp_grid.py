@@ -662,15 +662,15 @@ def test_float32_fits_are_scale_free(scale):
             np.testing.assert_allclose(o, r, rtol=0, atol=2e-6 * np.abs(r).max())
 
 
-# --- grid evaluation one axis at a time: break-it cases
+# --- grid evaluation: every derivative order, knots and corners, invalid data, constants, offsets
 
-_BREAK_XP = np.array([0.0, 0.4, 1.1, 1.5, 2.3, 3.0])
-_BREAK_YP = np.array([-1.0, -0.3, 0.2, 0.6, 1.0])
+_CELL_XP = np.array([0.0, 0.4, 1.1, 1.5, 2.3, 3.0])
+_CELL_YP = np.array([-1.0, -0.3, 0.2, 0.6, 1.0])
 
 
-def _break_queries(rng, n=64):
+def _knot_queries(rng, n=64):
     """Random points, then every knot pair, the last knots and the four corners."""
-    kx, ky = np.meshgrid(_BREAK_XP, _BREAK_YP, indexing="ij")
+    kx, ky = np.meshgrid(_CELL_XP, _CELL_YP, indexing="ij")
     x = np.concatenate([rng.uniform(0, 3, n), kx.ravel(), [3.0, 3.0, 0.0, 3.0, 0.0]])
     y = np.concatenate([rng.uniform(-1, 1, n), ky.ravel(), [0.1, 1.0, -1.0, -1.0, 1.0]])
     return x, y
@@ -682,9 +682,9 @@ def test_grid_derivatives_of_every_order_match_scipy_on_and_between_knots():
     random points, on every knot, on the last knots and the corners."""
     rng = np.random.default_rng(20)
     fp = rng.normal(size=(6, 5)) * 3
-    x, y = _break_queries(rng)
+    x, y = _knot_queries(rng)
     orders = [(i, j) for i in range(5) for j in range(5)]
-    knots = (_BREAK_XP, _BREAK_YP)
+    knots = (_CELL_XP, _CELL_YP)
     for method, rule, degree in [("cubic2", scipy_cubic(), 3), ("linear", scipy_linear, 1)]:
         ours = np.asarray(splines.interp2d(x, y, *knots, fp, method, derivative=orders))
         inside = [o for o in orders if max(o) <= degree]
@@ -700,15 +700,15 @@ def test_grid_3d_linear_and_nearest_on_knots_last_knots_and_corners_match_scipy(
     rng = np.random.default_rng(21)
     zp = np.array([0.0, 0.5, 2.0])
     fp = rng.normal(size=(6, 5, 3))
-    x, y = _break_queries(rng)
+    x, y = _knot_queries(rng)
     z = np.resize(np.concatenate([zp, [2.0, 2.0], rng.uniform(0, 2, 7)]), x.shape)
     for method in ["linear", "nearest"]:
-        ours = splines.interp3d(x, y, z, _BREAK_XP, _BREAK_YP, zp, fp, method)
-        ref = si.RegularGridInterpolator((_BREAK_XP, _BREAK_YP, zp), fp, method=method)(
+        ours = splines.interp3d(x, y, z, _CELL_XP, _CELL_YP, zp, fp, method)
+        ref = si.RegularGridInterpolator((_CELL_XP, _CELL_YP, zp), fp, method=method)(
             np.stack([x, y, z], -1))  # fmt: skip
         np.testing.assert_allclose(ours, ref, rtol=0, atol=1e-14 * np.abs(fp).max())
         beyond = (0, 0, 1) if method == "nearest" else (0, 3, 0)
-        past = splines.interp3d(x, y, z, _BREAK_XP, _BREAK_YP, zp, fp, method,
+        past = splines.interp3d(x, y, z, _CELL_XP, _CELL_YP, zp, fp, method,
                                 derivative=[(2, 0, 0), beyond])  # fmt: skip
         np.testing.assert_array_equal(past, 0.0)
 
@@ -721,7 +721,7 @@ def test_grid_derivative_past_degree_keeps_nan_of_invalid_data():
     x, y = np.array([0.1, 1.5, 3.0]), np.array([0.0, 1.0, -1.0])
     for method, order in [("cubic2", (4, 0)), ("linear", (0, 2)), ("nearest", (1, 1))]:
         f = lambda fp, x, y, m=method, o=order: splines.interp2d(
-            x, y, _BREAK_XP, _BREAK_YP, fp, m, derivative=o)  # fmt: skip
+            x, y, _CELL_XP, _CELL_YP, fp, m, derivative=o)  # fmt: skip
         both = jax.jit(lambda *a, f=f: (f(*a), jax.grad(lambda *b: f(*b)[:, 0].sum(),
                                                        argnums=(0, 1, 2))(*a)))  # fmt: skip
         out, grads = both(fp, x, y)
@@ -738,7 +738,7 @@ def test_grid_constant_data_is_reproduced_in_and_beyond_the_grid():
     to rounding and each grows as 2|t|³ (1.7e-4 relative at t ≈ −20 in float32)."""
     c = np.float32(0.7)
     fp = np.full((6, 5), c)
-    xp, yp = _BREAK_XP.astype(np.float32), _BREAK_YP.astype(np.float32)
+    xp, yp = _CELL_XP.astype(np.float32), _CELL_YP.astype(np.float32)
     x = np.linspace(-8.0, 11.0, 200, dtype=np.float32)
     y = np.linspace(-1.0, 1.0, 200, dtype=np.float32)
     for method in ["cubic2", "akima", "cubic", "linear"]:
@@ -756,15 +756,15 @@ def test_grid_derivative_of_offset_data_keeps_its_precision():
     the data themselves, each intermediate value would be rounded to an ulp of 1e4
     (1e-3 in f32) before the x derivative differenced them: 4e-3 off (cubic2)."""
     rng = np.random.default_rng(23)
-    g = np.sin(_BREAK_XP)[:, None] * np.cos(_BREAK_YP) * 2
+    g = np.sin(_CELL_XP)[:, None] * np.cos(_CELL_YP) * 2
     fp = (g + 1e4).astype(np.float32)
     exact = fp.astype(np.float64) - 1e4
     x, y = rng.uniform(0, 3, 200), rng.uniform(-1, 1, 200)
-    xp, yp = _BREAK_XP.astype(np.float32), _BREAK_YP.astype(np.float32)
+    xp, yp = _CELL_XP.astype(np.float32), _CELL_YP.astype(np.float32)
     x32, y32 = x.astype(np.float32), y.astype(np.float32)
-    refs = {"cubic2": si.RectBivariateSpline(_BREAK_XP, _BREAK_YP, exact, s=0)(
+    refs = {"cubic2": si.RectBivariateSpline(_CELL_XP, _CELL_YP, exact, s=0)(
                 x32, y32, dx=1, grid=False),
-            "linear": si.RegularGridInterpolator((_BREAK_XP, _BREAK_YP), exact, "slinear")(
+            "linear": si.RegularGridInterpolator((_CELL_XP, _CELL_YP), exact, "slinear")(
                 np.stack([x32, y32], -1).astype(np.float64), nu=(1, 0))}  # fmt: skip
     for method, ref in refs.items():
         ours = np.asarray(splines.interp2d(x32, y32, xp, yp, fp, method, derivative=(1, 0)))

@@ -390,25 +390,28 @@ def _sum_along(pieces, values, slopes, position: int, cell, breaks, order: int):
     read each datum up to three times: a 3-D cell's 3^3 times).  The slopes
     reach the rule in the cell's unit, ``D̃ · w`` (`_pieces.polynomials`).
     """
-    count = values.shape[position]
     column = partial(jnp.reshape, shape=(-1,) + (1,) * (values.ndim - 2))  # (m, 1, …)
-    t = (cell.x - cell.start) / cell.width
-    unit = column(in_axis_units(cell.width, breaks))
+    if slopes is not None:
+        slopes = slopes * jnp.expand_dims(column(in_axis_units(cell.width, breaks)), position)
     if slopes is None or order:
-        lines = jnp.moveaxis(values, position, 0)  # (count, m, …): the rule's knots first
-        slope_lines = None if slopes is None else jnp.moveaxis(slopes, position, 0) * unit
-        piece = pieces(np.zeros(count), np.ones(count - 1), lines, slope_lines)[1][0]
-        out, degree = horner(piece, column(t), order), piece.shape[-1] - 1
-    else:
-        basis = _basis(pieces, count)  # (data, p)
-        weights = horner(jnp.asarray(basis, t.dtype), t[:, None], 0)  # (m, data)
-        data = [lax.index_in_dim(values, i, position, keepdims=False) for i in range(count)]
-        data += [lax.index_in_dim(slopes, i, position, keepdims=False) * unit
-                 for i in range(count)]  # fmt: skip
-        out, degree = data[0] * column(weights[:, 0]), basis.shape[-1] - 1
-        for i in range(1, len(data)):
-            out = out + data[i] * column(weights[:, i])
-    return _per_x(out, column(cell.width), cell.x, cell.start, order, degree)
+        lines = [jnp.moveaxis(v, position, 0) for v in (values, slopes) if v is not None]
+        return _along(_on_one_cell(pieces, *lines), cell, order)  # (count, m, …): knots first
+    count = values.shape[position]
+    t = (cell.x - cell.start) / cell.width
+    weights = horner(jnp.asarray(_basis(pieces, count), t.dtype), t[:, None], 0)  # (m, data)
+    data = [lax.index_in_dim(a, i, position, keepdims=False)
+            for a in (values, slopes) for i in range(count)]  # fmt: skip
+    out = data[0] * column(weights[:, 0])
+    for i in range(1, len(data)):
+        out = out + data[i] * column(weights[:, i])
+    return out  # order 0 of a cubic: no 1/h factor, t left in every term
+
+
+def _on_one_cell(pieces, values, slopes=None):
+    """A pieces rule on one cell: the coefficients ``(…, p)`` from the ``count`` corners'
+    ``values`` (and ``slopes``, in the cell's unit) ``(count, …)``."""
+    count = values.shape[0]
+    return pieces(np.zeros(count), np.ones(count - 1), values, slopes)[1][0]
 
 
 @cache
@@ -420,5 +423,5 @@ def _basis(pieces, count: int) -> np.ndarray:
     """
     unit = np.eye(2 * count)
     with jax.ensure_compile_time_eval():
-        piece = pieces(np.zeros(count), np.ones(count - 1), unit[:count], unit[count:])[1][0]
+        piece = _on_one_cell(pieces, unit[:count], unit[count:])
     return np.asarray(piece, np.float64)

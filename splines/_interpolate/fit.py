@@ -265,14 +265,13 @@ def _along(function, array, axis: int, *per_line, at_once: bool = False):
     they lie.  Moving the axis to the front would transpose every array, and
     XLA:CPU fuses that transpose into the rule's first pass as strided reads.
     A rule with a quantity over every line (``at_once``: Akima's cutoff, a
-    maximum) takes them in one call, as ``(n, before · after)``: a collective
-    over a named map would not run in `jax.shard_map` nor export with a
-    symbolic batch.
+    maximum; such rules take no end values) takes them in one call, as
+    ``(n, before · after)``: a collective over a named map would not run in
+    `jax.shard_map` nor export with a symbolic batch.
     """
     if at_once:
         lines, rest = to_columns(array, axis)
-        values = [jnp.reshape(v, (-1,)) for v in per_line]
-        return restore_axis(function(lines, *values), rest, axis)
+        return restore_axis(function(lines), rest, axis)
     shape = array.shape
     before = math.prod(shape[:axis])
     lines = jnp.reshape(array, (before, shape[axis], -1))

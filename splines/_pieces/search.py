@@ -289,7 +289,7 @@ def take_pieces(table, index):
     In bounds by construction, so one `lax.gather` without jnp's bounds handling
     and with the index in its own layout: jnp's indexing adds a negative-index
     select and, for a 2-D index, a transposing copy that XLA:CPU fuses into the
-    gather (a 2-D grid's corner gather ran 2.5x slower).  Fewer ops also matter
+    gather as per-element index arithmetic (a grid's corner gather).  Fewer ops also matter
     for tiny calls: XLA:CPU runs a program of < 1000 flops inline on the
     calling thread and any other on a worker (a thread hand-off per call).
     """

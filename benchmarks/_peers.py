@@ -16,6 +16,7 @@ import numpy as np
 
 from ._suite import Contender
 
+
 def installed(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 

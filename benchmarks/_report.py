@@ -131,5 +131,5 @@ def plot_sweeps(records: list[dict], directory: Path, stem: str) -> list[Path]:
 
 
 def _slug(text: str) -> str:
-    """"cubic2, n=64" → "cubic2_n_64": a file name."""
+    """ "cubic2, n=64" → "cubic2_n_64": a file name."""
     return "_".join("".join(c if c.isalnum() else " " for c in text).split())

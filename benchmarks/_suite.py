@@ -16,7 +16,7 @@ None means nothing to compare.  A `Target` is a bound on a ratio of medians:
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 
 @dataclasses.dataclass

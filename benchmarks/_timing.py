@@ -27,8 +27,9 @@ import statistics
 import subprocess
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import jax
 import numpy as np
@@ -140,7 +141,7 @@ def time_interleaved(
     for r in range(repeats):
         # Rotate the order so no entry always follows the same neighbour (a slow
         # Python loop, a cache-flushing peer) or always opens the round.
-        for name in names[r % len(names):] + names[: r % len(names)]:
+        for name in names[r % len(names) :] + names[: r % len(names)]:
             fn, args, _, number = ready[name]
             samples[name].append(CALLS[regime](fn, args, number))
     for name, (_, _, first, number) in ready.items():

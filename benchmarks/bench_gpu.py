@@ -43,11 +43,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import _timing as T  # noqa: E402
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
-import _timing as T  # noqa: E402
 import splines  # noqa: E402
 
 cubic2 = partial(splines.interp1d, method="cubic2")  # scipy's CubicSpline, as its rows compare
@@ -79,8 +79,11 @@ def _grids(rng, batch, n, queries):
 
 
 def _row(case, name, timing, reference=None, moved_bytes=None, roofline=None):
-    gbs = None if moved_bytes is None or isinstance(timing, T.Failure) else (
-        moved_bytes / timing.median / 1e9)
+    gbs = (
+        None
+        if moved_bytes is None or isinstance(timing, T.Failure)
+        else (moved_bytes / timing.median / 1e9)
+    )
     print(f"{case} | {name} | {T.fmt_us(timing)} µs", flush=True)  # survives a cut-off run
     return {
         "case": case, "name": name, "timing": timing,
@@ -130,10 +133,18 @@ def run(sizes, budget, device, cases=CASES):
         zero = jnp.zeros(1, jnp.float32)
         dl, du = jnp.concatenate([zero, lower]), jnp.concatenate([upper, zero])
         solves = {
-            "splines pivoting=False": (jax.jit(lambda *a: splines.tridiagonal_solve(
-                *a, pivoting=False)), (lower, diag, upper, rhs)),  # fmt: skip
-            "lax.linalg.tridiagonal_solve": (jax.jit(lambda dl, d, du, b: jax.lax.linalg.
-                tridiagonal_solve(dl, d, du, b[:, None])[:, 0]), (dl, diag, du, rhs)),  # fmt: skip
+            "splines pivoting=False": (
+                jax.jit(lambda *a: splines.tridiagonal_solve(*a, pivoting=False)),
+                (lower, diag, upper, rhs),
+            ),  # fmt: skip
+            "lax.linalg.tridiagonal_solve": (
+                jax.jit(
+                    lambda dl, d, du, b: jax.lax.linalg.tridiagonal_solve(dl, d, du, b[:, None])[
+                        :, 0
+                    ]
+                ),
+                (dl, diag, du, rhs),
+            ),  # fmt: skip
         }
         if lineax:
             solves["lineax Tridiagonal"] = (jax.jit(lambda d, l, u, b: lineax.linear_solve(
@@ -161,8 +172,10 @@ def _query_rows(rng, put, sizes, budget, interpax):
                     *(a[0] for a in _grids(rng, 1, 1000, 1)[1:]))  # fmt: skip
     many = {"splines interp1d": (jax.jit(cubic2), (x, xp, fp))}
     if interpax:
-        many["interpax interp1d cubic2"] = (jax.jit(
-            lambda x, xp, fp: interpax.interp1d(x, xp, fp, method="cubic2")), (x, xp, fp))
+        many["interpax interp1d cubic2"] = (
+            jax.jit(lambda x, xp, fp: interpax.interp1d(x, xp, fp, method="cubic2")),
+            (x, xp, fp),
+        )
     timed = T.time_interleaved(many, **budget)
     return [_row(f"queries q={x.size:.0e} n=1000", k, t, timed["splines interp1d"])
             for k, t in timed.items()]  # fmt: skip
@@ -171,8 +184,10 @@ def _query_rows(rng, put, sizes, budget, interpax):
 def _grad_rows(rng, put, sizes, budget):
     x, xp, fp = put(*_grids(rng, sizes["grad_batch"], sizes["n"], sizes["queries"]))
     loss = lambda fp, xp, x: jnp.sum(jax.vmap(cubic2)(x, xp, fp) ** 2)  # noqa: E731
-    grads = {"splines forward": (jax.jit(loss), (fp, xp, x)),
-             "splines grad fp, xp": (jax.jit(jax.grad(loss, argnums=(0, 1))), (fp, xp, x))}
+    grads = {
+        "splines forward": (jax.jit(loss), (fp, xp, x)),
+        "splines grad fp, xp": (jax.jit(jax.grad(loss, argnums=(0, 1))), (fp, xp, x)),
+    }
     timed = T.time_interleaved(grads, **budget)
     return [_row(f"grad B={sizes['grad_batch']:.0e}", k, t, timed["splines forward"])
             for k, t in timed.items()]  # fmt: skip
@@ -270,8 +285,10 @@ def main(argv=None):
         T.fmt_ratio(r["ratio"]), "" if r["GB_per_s"] is None else f"{r['GB_per_s']:.1f}",
         "" if r["roofline_fraction"] is None else f"{100 * r['roofline_fraction']:.0f}%",
     ] for r in rows])  # fmt: skip
-    summary = (f"device: {device.platform} {device.device_kind}; copy bandwidth "
-               f"{roofline or float('nan'):.0f} GB/s; f32 error vs scipy {accuracy:.1e}·max|f|")
+    summary = (
+        f"device: {device.platform} {device.device_kind}; copy bandwidth "
+        f"{roofline or float('nan'):.0f} GB/s; f32 error vs scipy {accuracy:.1e}·max|f|"
+    )
     print(summary + "\n\n" + table)
     name = "gpu_" + "".join(c if c.isalnum() else "_" for c in device.device_kind.lower())
     name += "_smoke" if args.smoke else ""

@@ -87,8 +87,12 @@ def run_case(case, budget: dict, verbose: bool = False, extra=()) -> dict:
     compare their results."""
     contenders = {c.name: c for c in [*case.build(), *extra]}
     timings = {
-        regime: T.time_interleaved({n: (c.fn, c.args) for n, c in contenders.items()},
-                                   verbose=verbose, regime=regime, **budget)  # fmt: skip
+        regime: T.time_interleaved(
+            {n: (c.fn, c.args) for n, c in contenders.items()},
+            verbose=verbose,
+            regime=regime,
+            **budget,
+        )  # fmt: skip
         for regime in case.regimes
     }
     baseline = case.baseline or next(iter(contenders))
@@ -173,12 +177,21 @@ def _parse(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer sizes and repeats (≤ 2 min)")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, one repeat (plumbing)")
-    parser.add_argument("--only", action="append", choices=SUITES, metavar="SUITE",
-                        help=f"run this suite only (repeatable): {', '.join(SUITES)}")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=SUITES,
+        metavar="SUITE",
+        help=f"run this suite only (repeatable): {', '.join(SUITES)}",
+    )
     parser.add_argument("--list", action="store_true", help="list the cases; run nothing")
     parser.add_argument("--results-dir", default=None, help="where JSON and plots go")
-    parser.add_argument("--baseline", default=None, metavar="REV",
-                        help="also time our rows at this git revision, in the same process")
+    parser.add_argument(
+        "--baseline",
+        default=None,
+        metavar="REV",
+        help="also time our rows at this git revision, in the same process",
+    )
     parser.add_argument("--verbose", action="store_true", help="tracebacks of failures")
     return parser.parse_args(argv)
 

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCIPY_TESTS = {
     "test_polyint.py": "TestPCHIP or TestCubicSpline or CubicHermiteSpline or gh_11185",
     "test_interpolate.py": "TestAkima1DInterpolator or TestPPolyCommon or TestPPoly and not "
-                           "TestPPolyCalculus",
+    "TestPPolyCalculus",
 }
 
 
@@ -43,8 +43,11 @@ def interpax_tests() -> Path:
 
 
 def _pytest(args: list, peer: str, cwd: Path) -> int:
-    env = {**os.environ, "SPLINES_COMPAT_PEER": peer,
-           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "SPLINES_COMPAT_PEER": peer,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
     command = [sys.executable, "-m", "pytest", "-p", "compat.alias", "-p", "no:cacheprovider",
                "-p", "no:benchmark", "-q", "-rfE", "--tb=line", *args]  # fmt: skip
     return subprocess.run(command, cwd=cwd, env=env).returncode
@@ -67,8 +70,20 @@ def main(argv=None) -> int:
     tests = Path(scipy.interpolate.__file__).parent / "tests"
     status = 0
     for module, selection in SCIPY_TESTS.items():
-        status |= _pytest(["-c", os.devnull, "--rootdir", str(tests.parents[1]),
-                           str(tests / module), "-k", selection, *rest], "scipy", tests)
+        status |= _pytest(
+            [
+                "-c",
+                os.devnull,
+                "--rootdir",
+                str(tests.parents[1]),
+                str(tests / module),
+                "-k",
+                selection,
+                *rest,
+            ],
+            "scipy",
+            tests,
+        )
     return status
 
 

@@ -26,19 +26,27 @@ NOTEBOOKS = sorted(HERE.glob("[0-9][0-9]_*.ipynb"))
 SIZES = ("small", "full")
 
 
-def execute(path: Path, size: str = "full", figures: Path | None = None,
-            timeout: int = 600) -> nbformat.NotebookNode:
+def execute(
+    path: Path, size: str = "full", figures: Path | None = None, timeout: int = 600
+) -> nbformat.NotebookNode:
     """Run every cell of ``path`` in a fresh kernel; raises on the first failing cell."""
     if size not in SIZES:
         raise ValueError(f"`size` must be one of {SIZES}; got {size!r}.")
     notebook = nbformat.read(path, as_version=4)
-    environment = {"SPLINES_NOTEBOOK_SIZE": size,
-                   "SPLINES_NOTEBOOK_FIGURES": str(figures or HERE / "figures")}
+    environment = {
+        "SPLINES_NOTEBOOK_SIZE": size,
+        "SPLINES_NOTEBOOK_FIGURES": str(figures or HERE / "figures"),
+    }
     saved = {name: os.environ.get(name) for name in environment}
     os.environ.update(environment)  # the kernel inherits this process's environment
     try:
-        NotebookClient(notebook, timeout=timeout, kernel_name="python3", record_timing=False,
-                       resources={"metadata": {"path": str(HERE)}}).execute()
+        NotebookClient(
+            notebook,
+            timeout=timeout,
+            kernel_name="python3",
+            record_timing=False,
+            resources={"metadata": {"path": str(HERE)}},
+        ).execute()
     finally:
         for name, value in saved.items():
             os.environ.pop(name) if value is None else os.environ.update({name: value})

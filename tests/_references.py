@@ -3,7 +3,6 @@
 import numpy as np
 import scipy.interpolate as si
 
-
 # The local cubic methods (slopes from neighbouring values, no solve): `reference_slopes`
 # gives each one's.
 LOCAL_METHODS = ("cubic", "catmull-rom", "cardinal", "monotonic", "monotonic-0", "akima", "makima")

@@ -43,8 +43,12 @@ def _cases(rng):
                      (P(), P(), P(None, None, "batch")))  # fmt: skip
     two_column_axes = ((x[0], grid, np.cos(np.outer(grid, np.arange(2 * batch))).reshape(
         n, batch, 2)), (P(), P(), P(None, "batch")))  # fmt: skip
-    bands = (rng.uniform(-1, 1, (2, batch, n - 1)), 4 + rng.uniform(0, 1, (2, batch, n)),
-             rng.uniform(-1, 1, (2, batch, n - 1)), rng.normal(size=(2, batch, n)))
+    bands = (
+        rng.uniform(-1, 1, (2, batch, n - 1)),
+        4 + rng.uniform(0, 1, (2, batch, n)),
+        rng.uniform(-1, 1, (2, batch, n - 1)),
+        rng.normal(size=(2, batch, n)),
+    )
     systems = bands, (P(None, "batch"),) * 4
     return {
         "distinct grids": (
@@ -125,7 +129,10 @@ def _shard_map_differences(mesh, rng):
     for name, (f, x, xp, fp) in _shard_map_cases(rng).items():
         on_mesh = jax.shard_map(f, mesh=mesh, in_specs=(P("batch"), P(), P()),
                                 out_specs=P("batch"))  # fmt: skip
-        loss = lambda f: lambda xp, fp: (f(x, xp, fp) ** 2).sum()  # noqa: E731
+
+        def loss(f, x=x):
+            return lambda knots, values: (f(x, knots, values) ** 2).sum()
+
         got, want = (jax.jit(jax.value_and_grad(loss(g), argnums=(0, 1)))(xp, fp)
                      for g in (on_mesh, f))  # fmt: skip
         rows[name] = max(jax.tree.leaves(jax.tree.map(_difference, got, want)))

@@ -14,7 +14,10 @@ Y = np.sin(3 * X)
 DYDX = 3 * np.cos(3 * X)
 Q = np.linspace(-0.2, 1.2, 15)  # inside, on knots, outside
 # Knots with a NaN (inside) or an inf (the last).
-BAD_X = {"NaN": np.where(np.arange(6) == 2, np.nan, X), "inf": np.where(np.arange(6) == 5, np.inf, X)}
+BAD_X = {
+    "NaN": np.where(np.arange(6) == 2, np.nan, X),
+    "inf": np.where(np.arange(6) == 5, np.inf, X),
+}
 
 # name → (ours, scipy's), each built as ``make(x, y, **options)``
 CLASSES = {

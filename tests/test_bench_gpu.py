@@ -6,8 +6,17 @@ import sys
 from pathlib import Path
 
 SCRIPT = Path(__file__).parents[1] / "benchmarks" / "bench_gpu.py"
-CASES = ("copy", "fit B=", "fit+eval B=", "solve n=", "queries q=", "grad B=", "tiny n=8", "kernel B=",
-         "kernel n=")
+CASES = (
+    "copy",
+    "fit B=",
+    "fit+eval B=",
+    "solve n=",
+    "queries q=",
+    "grad B=",
+    "tiny n=8",
+    "kernel B=",
+    "kernel n=",
+)
 
 
 def test_gpu_benchmark_smoke_mode_runs_on_cpu(tmp_path):

@@ -9,8 +9,8 @@ import pytest
 from jax.test_util import check_grads
 from scipy.interpolate import BSpline, PPoly, splev, splrep
 
-from splines._scipy.bspline import bspline_pieces
 from splines._interpolate.evaluate import EvalSpec, evaluate
+from splines._scipy.bspline import bspline_pieces
 
 TOL = 1e-12
 
@@ -77,6 +77,7 @@ def knot_vectors(k, rng):
 
 def evaluate_cases(cases, orders, extend=True):
     """Each case (t, c, k, x) evaluated by our pieces, all in one program."""
+
     def run(cs, xs):
         return [ours(t, c, k, x, orders(k), extend) for (t, _, k, _), c, x in zip(cases, cs, xs)]
 
@@ -189,11 +190,14 @@ def test_complex():
             assert relative_error(take(got[nu]), want) <= TOL
 
 
-@pytest.mark.parametrize("dtype, coefficient_dtype, break_dtype", [
-    (np.float32, np.float32, np.float32),
-    (np.int64, np.float64, np.float64),
-    (np.complex64, np.complex64, np.float32),
-])
+@pytest.mark.parametrize(
+    "dtype, coefficient_dtype, break_dtype",
+    [
+        (np.float32, np.float32, np.float32),
+        (np.int64, np.float64, np.float64),
+        (np.complex64, np.complex64, np.float32),
+    ],
+)
 def test_dtypes(dtype, coefficient_dtype, break_dtype):
     """Coefficients in c's dtype promoted with float, breaks in its real part;
     trailing axes of c are columns."""

@@ -208,8 +208,11 @@ BAD = [
         np.array([0.0, 1.0, 1.0, 2.0, 4.0]), np.arange(5.0), {}, r"`xp`", id="duplicate xp"
     ),
     pytest.param(
-        np.arange(5.0), np.array([0.0, 1.0, 4.0, 9.0, 0.5]), {"bc_type": "periodic"},
-        "first and last", id="periodic ends differ",
+        np.arange(5.0),
+        np.array([0.0, 1.0, 4.0, 9.0, 0.5]),
+        {"bc_type": "periodic"},
+        "first and last",
+        id="periodic ends differ",
     ),  # fmt: skip
     pytest.param(
         np.arange(5.0), np.arange(5.0), {"period": 3.0}, "`period`", id="knots wrap onto others"

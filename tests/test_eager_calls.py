@@ -63,8 +63,9 @@ def test_eager_equals_jitted_in_any_order(bc_type, extrap):
     first = np.asarray(jitted(Q, XP, FP))  # constants first made while tracing
     eager = np.asarray(call(Q, XP, FP))
     np.testing.assert_array_equal(eager, first)
-    np.testing.assert_array_equal(np.asarray(jitted(Q, XP, 2 * FP)),
-                                  np.asarray(call(Q, XP, 2 * FP)))
+    np.testing.assert_array_equal(
+        np.asarray(jitted(Q, XP, 2 * FP)), np.asarray(call(Q, XP, 2 * FP))
+    )
 
 
 def test_traced_and_eager_calls_share_nothing_wrong():
@@ -222,8 +223,9 @@ def test_query_types_keep_their_dtypes(x, entry):
     call = {
         "interp1d": lambda x: splines.interp1d(x, knots, values, "cubic2"),
         "Interpolator1D": splines.Interpolator1D(knots, values, "cubic2"),
-        "Interpolator2D": lambda x: splines.Interpolator2D(knots, knots, np.outer(values, values),
-                                                           "cubic2")(x, x),  # fmt: skip
+        "Interpolator2D": lambda x: splines.Interpolator2D(
+            knots, knots, np.outer(values, values), "cubic2"
+        )(x, x),  # fmt: skip
     }[entry]
     got = call(x)
     _memo._PLANS.clear()

@@ -25,15 +25,15 @@ Bad data (knots, values, periods, periodic ends: raise when concrete, NaN when
 traced) are test_invalid_data.py's and test_invalid_grid_data.py's.
 """
 
+import _grid_inputs as grid
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.interpolate as si
-
-import _grid_inputs as grid
-import splines
 from _references import LOCAL_METHODS, method_options
+
+import splines
 from splines import Interpolator1D, approx_df, interp1d, interp2d, interp3d
 
 METHODS = ["nearest", "linear", "cubic2"]
@@ -137,8 +137,9 @@ def test_complex_fp_with_complex_bc_value_keeps_the_imaginary_part():
     out = np.asarray(interp1d(x, XP, y, "cubic2", bc_type=bc))
     assert np.iscomplexobj(out), f"complex fp gave {out.dtype}"
     scale = np.max(np.abs(y))
-    np.testing.assert_allclose(out, ref(x), rtol=0, atol=1e-12 * scale,
-                               err_msg="complex fp and bc values")
+    np.testing.assert_allclose(
+        out, ref(x), rtol=0, atol=1e-12 * scale, err_msg="complex fp and bc values"
+    )
     slope = np.asarray(Interpolator1D(XP, y, "cubic2", bc_type=bc)(np.array([0.0]), 1))
     np.testing.assert_allclose(slope, [1.0 + 2.0j], rtol=0, atol=1e-12 * scale)
 
@@ -217,7 +218,9 @@ def test_extrap_of_wrong_type_names_the_argument(extrap):
 
 def test_numpy_bool_extrap_extends():
     extended = np.asarray(interp1d(X, XP, FP, "linear", extrap=True))
-    np.testing.assert_array_equal(np.asarray(interp1d(X, XP, FP, "linear", extrap=np.True_)), extended)
+    np.testing.assert_array_equal(
+        np.asarray(interp1d(X, XP, FP, "linear", extrap=np.True_)), extended
+    )
 
 
 @pytest.mark.parametrize("extrap", [True, 0.0, (1.0, 2.0)], ids=repr)
@@ -423,11 +426,15 @@ def test_integer_inputs_are_promoted_to_float():
     for m in METHODS:
         out = interp1d(qi, xi, fi, m, extrap=True)
         assert out.dtype == jnp.float64, m
-        np.testing.assert_array_equal(np.asarray(out), np.asarray(interp1d(q, XP, FP, m, extrap=True)))
+        np.testing.assert_array_equal(
+            np.asarray(out), np.asarray(interp1d(q, XP, FP, m, extrap=True))
+        )
         np.testing.assert_allclose(np.asarray(out), expected[m], rtol=0, atol=1e-12 * 16)
     from_ints = Interpolator1D(xi, fi, "cubic2", extrap=True)
     assert from_ints.coefficients.dtype == jnp.float64
-    np.testing.assert_allclose(np.asarray(from_ints(qi)), expected["cubic2"], rtol=0, atol=1e-12 * 16)
+    np.testing.assert_allclose(
+        np.asarray(from_ints(qi)), expected["cubic2"], rtol=0, atol=1e-12 * 16
+    )
 
 
 def test_integer_queries_keep_float32():

@@ -29,10 +29,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.signal
-from jax.test_util import check_grads
-
 from _compiles import compiles
 from _lowered import lowered_text
+from jax.test_util import check_grads
+
 from splines._interpolate.fourier import _fft_interp1d, fft_interp1d, fft_interp2d
 
 DX = 0.37  # a sample spacing that is not 1, so shifts must be divided by it
@@ -412,7 +412,6 @@ def test_fft_huge_shifts_are_exact(dtype):
     np.testing.assert_allclose(out, p(np.arange(8)[:, None] + reduced), rtol=0, atol=tol)
 
 
-
 # --------------------------------------------------------------------------- transformations
 # check_grads compiles 13 programs at order 2 in both modes (~0.5 s each here),
 # so that runs once: real data, shifted at the same even length (the Nyquist
@@ -487,7 +486,9 @@ def test_cuda_program_has_no_loops_conditionals_or_callbacks():
         lowered_text(lambda g, s: fft_interp2d(g, 4, 8, sx=s, sy=s), g, s, platform="cuda"),
         lowered_text(
             jax.grad(lambda f, s: jnp.sum(fft_interp1d(f, 4, sx=s) ** 2), argnums=(0, 1)),
-            f, s, platform="cuda",
+            f,
+            s,
+            platform="cuda",
         ),  # fmt: skip
     ]
     for text in programs:
@@ -552,4 +553,3 @@ def test_fft_traced_spacing_under_vmap():
     np.testing.assert_array_equal(bad, [False, False, True, True, True, True])
     np.testing.assert_allclose(out[0, :, 0], np.sin(2 * np.pi * (np.arange(8) + 0.3) / 8),
                                atol=1e-14)  # fmt: skip
-

@@ -121,9 +121,7 @@ def test_jacobian_wrt_fp_is_spline_of_unit_vectors(bc_type):
 
     @jax.jit
     def jacobians(values):
-        return [
-            (jax.jacfwd(f)(values, d), jax.jacrev(f)(values, d)) for d in (0, 2)
-        ]
+        return [(jax.jacfwd(f)(values, d), jax.jacrev(f)(values, d)) for d in (0, 2)]
 
     fp = FP[:-1] if bc_type == "periodic" else FP
     for d, (jac_fwd, jac_rev) in zip((0, 2), jacobians(fp)):
@@ -217,4 +215,3 @@ def test_periodic_flat_data_gradients_are_finite():
     grads = jax.jit(jax.grad(loss, argnums=(0, 1, 2, 3)))(x, xp, fp, 6.0)
     for name, g in zip(("x", "xp", "fp", "period"), grads):
         assert np.all(np.isfinite(g)), (name, g)
-

@@ -44,6 +44,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from _random_grids import F2, F3, K2, K3, Q2, Q3
+from _random_grids import RNG as GRID_RNG
 from numpy.polynomial import polynomial as poly
 from scipy.interpolate import (
     Akima1DInterpolator,
@@ -55,8 +57,6 @@ from scipy.interpolate import (
 )
 
 import splines
-from _random_grids import F2, F3, K2, K3, Q2, Q3
-from _random_grids import RNG as GRID_RNG
 from splines import Interpolator2D, Interpolator3D, interp2d
 
 F32 = np.float32
@@ -441,8 +441,15 @@ def test_grid_extrap_fills_nan_and_inf_queries():
     f = GRID_RNG.normal(size=(4, 3))
     qx = np.array([-1.0, 0.0, 3.0, 4.0, np.nan, 1.5, -np.inf, 1.0, 1.0])
     qy = np.array([0.5, -2.0, 3.0, 1.0, 0.5, np.nan, 0.5, -np.inf, 2.0])
-    options = [False, True, 7.0, (1.0, 2.0), ((True, True), 9.0), ((1.0, 2.0), (3.0, 4.0)),
-               (True, 9.0)]  # the last: below extend, above 9, along both axes (interpax's)
+    options = [
+        False,
+        True,
+        7.0,
+        (1.0, 2.0),
+        ((True, True), 9.0),
+        ((1.0, 2.0), (3.0, 4.0)),
+        (True, 9.0),
+    ]  # the last: below extend, above 9, along both axes (interpax's)
     got = [np.asarray(g) for g in jax.jit(lambda qx, qy: [
         splines.interp2d(qx, qy, xp, yp, f, "cubic2", extrap=e) for e in options])(qx, qy)]  # fmt: skip
     nan = np.nan
@@ -496,7 +503,7 @@ def test_grid_one_ulp_last_cell_and_two_knot_axes():
         return out
 
     out = run([(c[4], c[5], c[6]) for c in cases.values()])
-    for dtype, (xp, yp, f, fc, qx, qy, period) in cases.items():
+    for dtype, (_, _, f, fc, _, _, _) in cases.items():
         got, traced, concrete = out[np.dtype(dtype).name]
         for m, g in zip(methods, got):
             np.testing.assert_allclose(g, [f[-1, 1], f[-2, 0], f[0, 0], f[1, 1]],
@@ -514,8 +521,7 @@ def test_grid_f32_tiny_and_huge_values():
     methods = ["cubic2", "monotonic", "akima", "catmull-rom"]
     run = jax.jit(
         lambda q, f: [
-            splines.interp2d(*q, xp, yp, f, m, derivative=[(0, 0), (1, 1)])
-            for m in methods
+            splines.interp2d(*q, xp, yp, f, m, derivative=[(0, 0), (1, 1)]) for m in methods
         ]
     )  # fmt: skip  (one program for both scales)
     for scale in (1e30, 1e-30):

@@ -48,12 +48,12 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.interpolate as si
-from jax.test_util import check_grads, check_jvp
-
 from _compiles import compiles
 from _lowered import custom_calls, functions, kernel_functions, loops_outside_kernels, lowered_text
-import splines
 from _random_grids import F2, K2, RNG
+from jax.test_util import check_grads, check_jvp
+
+import splines
 from splines import Interpolator2D, interp2d, interp3d
 from splines._interpolate.evaluate import jit_evaluate as _evaluate
 from splines._interpolate.functions import _interpolate as _interp_grid
@@ -82,7 +82,9 @@ def tensor_cubic(x, y, xp, yp, fp, bc=("not-a-knot", "not-a-knot"), nu=(0, 0)):
 # ------------------------------------------------------------------------------------ lowering
 
 CUBIC2 = lambda x, y, xp, yp, fp: interp2d(x, y, xp, yp, fp, "cubic2")  # noqa: E731
-ITP = Interpolator2D(XP, YP, FP, "cubic2")  # its fit (cubic2, these shapes) is shared by several tests
+ITP = Interpolator2D(
+    XP, YP, FP, "cubic2"
+)  # its fit (cubic2, these shapes) is shared by several tests
 ZP = np.array([0.0, 0.6, 1.4, 2.0])
 FP3 = np.random.default_rng(3).normal(size=(6, 5, 4))
 

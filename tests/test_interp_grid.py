@@ -240,7 +240,9 @@ def _grid_2d():
     def compute(fp, x, y, xe, ye):
         out = {key: splines.interp2d(x, y, XP, YP, fp, m, derivative=D2, **o)
                for key, (m, o, _) in METHODS_2D.items()}  # fmt: skip
-        out["separate"] = [splines.interp2d(x, y, XP, YP, fp, "cubic2", derivative=d) for d in SEPARATE]
+        out["separate"] = [
+            splines.interp2d(x, y, XP, YP, fp, "cubic2", derivative=d) for d in SEPARATE
+        ]
         out["Interpolator2D"] = splines.Interpolator2D(XP, YP, fp, "cubic2")(x, y, D2)
         for key, extrap in EXTRAPS.items():
             out[key] = splines.interp2d(xe, ye, XP, YP, fp, "cubic2", derivative=DE, extrap=extrap)
@@ -524,10 +526,7 @@ METHODS_3D = ("cubic2", "linear", "nearest", "monotonic-0")
 @functools.cache
 def _grid_3d():
     def compute(fp, given, queries):
-        out = {
-            m: splines.interp3d(*queries, *KNOTS3, fp, m, derivative=D3)
-            for m in METHODS_3D
-        }
+        out = {m: splines.interp3d(*queries, *KNOTS3, fp, m, derivative=D3) for m in METHODS_3D}
         out["given"] = splines.interp3d(
             *queries, *KNOTS3, fp, method="cubic2", derivative=D3, **given
         )
@@ -720,8 +719,10 @@ def test_grid_derivative_past_degree_keeps_nan_of_invalid_data():
     fp[2, 1, 0] = np.nan
     x, y = np.array([0.1, 1.5, 3.0]), np.array([0.0, 1.0, -1.0])
     for method, order in [("cubic2", (4, 0)), ("linear", (0, 2)), ("nearest", (1, 1))]:
-        f = lambda fp, x, y, m=method, o=order: splines.interp2d(
-            x, y, _CELL_XP, _CELL_YP, fp, m, derivative=o)  # fmt: skip
+
+        def f(fp, x, y, m=method, o=order):
+            return splines.interp2d(x, y, _CELL_XP, _CELL_YP, fp, m, derivative=o)
+
         both = jax.jit(lambda *a, f=f: (f(*a), jax.grad(lambda *b: f(*b)[:, 0].sum(),
                                                        argnums=(0, 1, 2))(*a)))  # fmt: skip
         out, grads = both(fp, x, y)

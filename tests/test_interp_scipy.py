@@ -25,10 +25,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.interpolate as si
+from _contraction import assert_same_but_contraction
 from hypothesis import given, settings
 
 import splines
-from _contraction import assert_same_but_contraction
 
 EPS64 = float(np.finfo(np.float64).eps)
 EPS32 = float(np.finfo(np.float32).eps)
@@ -149,7 +149,9 @@ def _cubic2_results():
         for key, (bc, (xp, _, _)) in cases.items():
             # extrap=True ↔ scipy extrapolate=True; bc "periodic" wraps queries
             # (ours always, scipy by default), so both extend periodically there.
-            fitted = splines.Interpolator1D(xp, values[key], "cubic2", bc_type=bc, extrap=_extend(bc))
+            fitted = splines.Interpolator1D(
+                xp, values[key], "cubic2", bc_type=bc, extrap=_extend(bc)
+            )
             out[key] = [fitted(queries[key], d) for d in ORDERS]
         return out
 

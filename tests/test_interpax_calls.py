@@ -36,8 +36,9 @@ def assert_equal_up_to_contraction(got, want, what):
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=what)
     finite = np.isfinite(want)
     scale = np.abs(want[finite]).max(initial=1.0)
-    np.testing.assert_allclose(got[finite], want[finite], rtol=0,
-                               atol=8 * np.finfo(want.dtype).eps * scale, err_msg=what)
+    np.testing.assert_allclose(
+        got[finite], want[finite], rtol=0, atol=8 * np.finfo(want.dtype).eps * scale, err_msg=what
+    )
     np.testing.assert_array_equal(got[~finite & ~np.isnan(want)], want[~finite & ~np.isnan(want)])
 
 
@@ -142,7 +143,7 @@ def test_even_spacing_true_on_uneven_knots_raises_or_gives_nan():
 
 
 def test_nearest_searches_whatever_even_spacing_says():
-    """"nearest"'s breaks are the midpoints between knots, half a cell in from the ends (and
+    """ "nearest"'s breaks are the midpoints between knots, half a cell in from the ends (and
     a traced closed period cuts its last piece again): even knots, uneven breaks.  So it
     searches, traced or concrete, closed or open, and a query is never NaN for it."""
     period, xp = 2.0, np.linspace(0.0, 2.0, 5)
@@ -166,7 +167,8 @@ def _bad_traced_data_even_and_searched(q, xp, fp, period):
     """Value and gradients w.r.t. the queries, with and without `even_spacing`."""
     loss = lambda q, even: jnp.sum(  # noqa: E731
         splines.interp1d(q, xp, fp, "linear", 0, False, period, even)
-        + splines.interp2d(q, q, xp, xp, jnp.outer(fp, fp), "cubic", 0, False, None, even))
+        + splines.interp2d(q, q, xp, xp, jnp.outer(fp, fp), "cubic", 0, False, None, even)
+    )
     return {even: jax.value_and_grad(loss)(q, even) for even in (False, True)}
 
 

@@ -315,9 +315,7 @@ def test_data_dependent_methods_equal_interp2d_and_interp3d(method):
         return {
             "d=2": splines.interpn(pts2, v2, q2, method, False, None),
             "d=2 class": splines.RegularGridInterpolator(pts2, v2, method, False, None)(q2),
-            "d=2 ref": splines.interp2d(
-                q2[:, 0], q2[:, 1], *pts2, v2, method, extrap=True
-            ),
+            "d=2 ref": splines.interp2d(q2[:, 0], q2[:, 1], *pts2, v2, method, extrap=True),
             "d=3": splines.interpn(pts3, v3, q3, method, False, None),
             "d=3 ref": splines.interp3d(*q3.T, *pts3, v3, method, extrap=True),
         }
@@ -366,9 +364,7 @@ def _derivative_results():
         q3 = q.reshape(3, 5, 3)
         return {
             "stacked": splines.interpn(pts, v, q, "cubic2", derivative=D_ORDERS),
-            "interp3d": splines.interp3d(
-                *q.T, *pts, v, "cubic2", derivative=D_ORDERS
-            ),
+            "interp3d": splines.interp3d(*q.T, *pts, v, "cubic2", derivative=D_ORDERS),
             "separate": splines.interpn(pts, v, q, "cubic2", derivative=D_ORDERS[0]),
             "class": rgi(q, nu=D_ORDERS),
             "class (1, 0, 2)": rgi(q, nu=(1, 0, 2)),

@@ -34,10 +34,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.interpolate as si
+from _contraction import assert_same_but_contraction
 from jax.experimental import checkify
 
 import splines
-from _contraction import assert_same_but_contraction
 from splines import Interpolator1D, interp1d
 
 METHODS = ["nearest", "linear", "cubic2"]
@@ -198,7 +198,9 @@ def test_vmapped_bad_knots_are_nan_only_in_their_row():
     batch = np.stack([XP, BAD_KNOT_ARRAYS[0], XP + 1.0, BAD_KNOT_ARRAYS[3]])
     out = np.asarray(jax.vmap(lambda xp: interp1d(X, xp, FP, "cubic2", extrap=True))(batch))
     assert np.all(np.isnan(out[[1, 3]]))
-    np.testing.assert_allclose(out[0], np.asarray(interp1d(X, XP, FP, "cubic2", extrap=True)), rtol=1e-14)
+    np.testing.assert_allclose(
+        out[0], np.asarray(interp1d(X, XP, FP, "cubic2", extrap=True)), rtol=1e-14
+    )
     np.testing.assert_allclose(
         out[2], np.asarray(interp1d(X, XP + 1.0, FP, "cubic2", extrap=True)), rtol=1e-14
     )

@@ -27,13 +27,26 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from _grid_inputs import (
+    FP,
+    FP3,
+    FP3_XY_CLOSED,
+    FP_CLOSED,
+    FP_X_CLOSED,
+    PX,
+    XP,
+    YP,
+    ZP,
+    X,
+    Y,
+    call_2d,
+    call_3d,
+    with_entry,
+)
+from _random_grids import RNG
 
 import splines
-from _grid_inputs import FP, FP3, FP3_XY_CLOSED, FP_CLOSED, FP_X_CLOSED, PX, XP, YP, ZP, X, Y
-from _grid_inputs import call_2d, call_3d, with_entry
-from _random_grids import RNG
 from splines import Interpolator2D, interp2d, interp3d
-
 
 # --------------------------------------------------------------------------- concrete
 

@@ -26,9 +26,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from _compiles import compiles
 
 import splines
-from _compiles import compiles
 from splines._interpolate.evaluate import jit_evaluate as _evaluate
 from splines._interpolate.fit import jit_fit as _fit
 from splines._interpolate.functions import _interpolate as _interp1d
@@ -253,6 +253,9 @@ def test_interpolator_fill_types_share_one_evaluation(dtype, length):
 def test_the_compile_counter_sees_real_compiles():
     """Control: a new static option (the derivative order) must show up as a compile."""
     x, xp, fp = _data(41, np.float64)
-    calls = {f"derivative={d}": lambda d=d: splines.interp1d(x, xp, fp, "cubic2", derivative=d) for d in (0, 1)}
+    calls = {
+        f"derivative={d}": lambda d=d: splines.interp1d(x, xp, fp, "cubic2", derivative=d)
+        for d in (0, 1)
+    }
     _, compiled = _run(_interp1d, calls)
     assert compiled == ["derivative=0", "derivative=1"], compiled

@@ -32,10 +32,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-
-import splines
 from _lowered import custom_calls, functions, lowered_text
 from _systems import dense, lapack_solve
+
+import splines
 from splines._linalg.kernels import (
     DEFAULT_KERNELS,
     GPU_KERNELS,
@@ -393,7 +393,7 @@ def test_pallas_kernel_equals_its_scan_on_integer_systems():
     cases (kernel, n, dtype) run in one compiled program; a failure names its case.
     """
     systems = []
-    for kernel, n, dtype in INTEGER_CASES:
+    for _kernel, n, dtype in INTEGER_CASES:
         rng = np.random.default_rng(n)
         b = 129
         system = tuple(jnp.asarray(rng.integers(-2, 3, (b, m)), dtype)

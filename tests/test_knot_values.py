@@ -88,8 +88,9 @@ def test_every_bc_type_and_period_returns_fp_at_every_knot():
         for method in ["cubic2", "akima", "linear"]:  # open and closed knots, closing included
             outs[method, "open"] = interp1d(x, xp, fp, method, period=period)
             outs[method, "closed"] = interp1d(closed_x, closed_xp, closed, method, period=period)
-        outs["CubicSpline periodic", "closed"] = CubicSpline(closed_xp, closed,
-                                                             bc_type="periodic")(closed_x)
+        outs["CubicSpline periodic", "closed"] = CubicSpline(closed_xp, closed, bc_type="periodic")(
+            closed_x
+        )
         return [(name, out) for name, out in outs.items()]  # static names, array outputs
 
     names = {}
@@ -115,14 +116,18 @@ def test_scipy_classes_return_y_at_every_knot():
     classes = {}
     for dtype in DTYPES:
         xp, fp = _data(dtype)
-        classes[np.dtype(dtype).name] = xp, fp, {
-            "CubicSpline": CubicSpline(xp, fp),
-            "CubicSpline natural": CubicSpline(xp, fp, bc_type="natural"),
-            "CubicHermiteSpline": CubicHermiteSpline(xp, fp, np.sin(fp)),
-            "PchipInterpolator": PchipInterpolator(xp, fp),
-            "Akima1DInterpolator": Akima1DInterpolator(xp, fp),
-            "makima": Akima1DInterpolator(xp, fp, method="makima"),
-        }
+        classes[np.dtype(dtype).name] = (
+            xp,
+            fp,
+            {
+                "CubicSpline": CubicSpline(xp, fp),
+                "CubicSpline natural": CubicSpline(xp, fp, bc_type="natural"),
+                "CubicHermiteSpline": CubicHermiteSpline(xp, fp, np.sin(fp)),
+                "PchipInterpolator": PchipInterpolator(xp, fp),
+                "Akima1DInterpolator": Akima1DInterpolator(xp, fp),
+                "makima": Akima1DInterpolator(xp, fp, method="makima"),
+            },
+        )
     for dtype, (xp, fp, splines_of) in classes.items():
         for name, spline in splines_of.items():
             assert np.array_equal(spline(xp), fp), f"{dtype} {name}"
@@ -222,7 +227,9 @@ def test_grids_return_fp_at_every_node():
             X, Y = np.meshgrid(xp, yp, indexing="ij")
             out = {m: interp2d(X, Y, xp, yp, fp, m) for m in GRID_METHODS}
             out["Interpolator2D akima"] = Interpolator2D(xp, yp, fp, "akima")(X, Y)
-            out["interp3d"] = interp3d(*np.meshgrid(xp, yp, zp, indexing="ij"), xp, yp, zp, f3, method="cubic2")
+            out["interp3d"] = interp3d(
+                *np.meshgrid(xp, yp, zp, indexing="ij"), xp, yp, zp, f3, method="cubic2"
+            )
             outs[name] = out
         return outs
 
@@ -249,7 +256,7 @@ def test_grid_derivatives_at_the_last_node_are_the_cells():
 
     @jax.jit
     def gradients(x):  # ∂/∂x at (xp[-1], yp[-1]), every method: one program
-        return [jax.grad(lambda x: interp2d(x, yp[-1], xp, yp, fp, m))(x) for m in methods]
+        return [jax.grad(lambda x, m=m: interp2d(x, yp[-1], xp, yp, fp, m))(x) for m in methods]
 
     grads = gradients(xp[-1])
     for method, at, inside, gx in zip(methods, derivatives(q), derivatives(near), grads):

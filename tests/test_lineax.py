@@ -25,12 +25,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from jax.test_util import check_grads
-
-import splines
 from _compare import close
 from _lowered import functions, loops_outside_kernels, lowered_text, needs_cpu_backend
 from _systems import dense
+from jax.test_util import check_grads
+
+import splines
 from splines import cyclic_tridiagonal_solve, tridiagonal_solve
 from splines._linalg.lineax import Tridiagonal
 from splines._linalg.operators import lineax_bands

@@ -8,8 +8,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-
-import splines
 from _lowered import (
     KERNEL_PREFIXES,
     custom_calls,
@@ -18,6 +16,8 @@ from _lowered import (
     loops_outside_kernels,
     lowered_text,
 )
+
+import splines
 
 N, M = 64, 32  # enough knots that the solve's scan stays a loop after unrolling
 XP = jnp.linspace(0.0, 2.0, N) ** 1.5
@@ -148,8 +148,7 @@ def test_cuda_program_has_no_conditionals_and_loops_only_in_the_solve(name):
         ("cyclic solve", "cpu", "splines_gtsv_scan"),
         ("cyclic solve", "cuda", "splines_pallas_gtsv"),
         ("solve, no pivoting, bands shared by 8 right-hand sides", "cpu", "splines_thomas_scan"),
-        ("solve, no pivoting, bands shared by 8 right-hand sides", "cuda",
-         "splines_cusparse_gtsv"),
+        ("solve, no pivoting, bands shared by 8 right-hand sides", "cuda", "splines_cusparse_gtsv"),
         # Two float64 right-hand sides: one native loop of the scan (in place, float32 only).
         ("cyclic solve, no pivoting", "cpu", "splines_thomas_scan"),
         ("cyclic solve, no pivoting", "cuda", "splines_cusparse_gtsv"),

@@ -45,10 +45,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.interpolate as si
-from jax.test_util import check_grads
-
 from _compiles import compiles
 from _lowered import lowered_text
+from jax.test_util import check_grads
+
 from splines import Interpolator1D, approx_df, interp1d
 from splines._interpolate.functions import _interpolate as _interp1d
 
@@ -257,9 +257,11 @@ def test_against_scipy(case):
 
 # ------------------------------------------------ 2. defining formulas, interpax
 
-FORMULA_CASES = [("cubic", None), ("catmull-rom", None)] + [
-    ("cardinal", c) for c in (None, 0.0, 0.25, 0.7, 1.0)
-] + [("monotonic-0", None), ("monotonic", None), ("akima", None), ("makima", None)]
+FORMULA_CASES = (
+    [("cubic", None), ("catmull-rom", None)]
+    + [("cardinal", c) for c in (None, 0.0, 0.25, 0.7, 1.0)]
+    + [("monotonic-0", None), ("monotonic", None), ("akima", None), ("makima", None)]
+)
 
 
 @functools.cache
@@ -596,7 +598,9 @@ def test_akima_cutoff_is_exact_for_quotients_past_the_float_range(dtype):
         total = (10.0 ** rng.uniform(-decades, decades, (n, k))).astype(dtype)
         if trial % 2:  # clustered around the cutoff of the largest quotient
             total = (10.0 ** rng.uniform(-10.5, 0, (n, k)) * g[:, None] / g.max()).astype(dtype)
-        total[(rng.random((n, k)) < 0.2) | (total < np.finfo(dtype).tiny)] = 0  # XLA flushes subnormals
+        total[(rng.random((n, k)) < 0.2) | (total < np.finfo(dtype).tiny)] = (
+            0  # XLA flushes subnormals
+        )
         got = np.asarray(_above_cutoff(jnp.asarray(total), jnp.asarray(g)))
         exact = [[Fraction(float(t)) / Fraction(float(w)) for t in row] for row, w in zip(total, g)]
         cutoff = Fraction(1, 10**9) * max(q for row in exact for q in row)
@@ -712,7 +716,9 @@ def _tuple_results():
             apart = [interp1d(DT_X, DT_XP, fp, m, derivative=d, **kw) for d in (0, 1, 2)]
             fitted = Interpolator1D(DT_XP, fp, m, **kw)
             by_call = fitted(DT_X, (0, 1, 2))
-            over_queries = jax.vmap(lambda x: fitted(x, (2, 0)))(DT_X)  # (4, 2, 2, 5, 3)
+            over_queries = jax.vmap(lambda x, fitted=fitted: fitted(x, (2, 0)))(
+                DT_X
+            )  # (4, 2, 2, 5, 3)
             out[m] = [stacked, apart, by_call, over_queries]
             if m in VMAP_TUPLE:  # vmap over values, orders as a list
                 one = functools.partial(interp1d, DT_X[0], DT_XP, method=m, derivative=[1, 0],

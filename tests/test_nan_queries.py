@@ -27,13 +27,13 @@ takes the mixed queries and their finite replacement in one call; the
 hypothesis test reuses it.
 """
 
+import _unit_splines as unit
 import hypothesis.strategies as st
 import jax
 import numpy as np
 import pytest
 from hypothesis import Phase, given, settings
 
-import _unit_splines as unit
 from splines import CubicSpline, Interpolator1D, interp1d
 
 # akima stands for the local cubic methods: the same pieces, and the same evaluation.
@@ -46,9 +46,7 @@ PERIOD = 6.0
 XP = np.arange(5.0)
 FP = np.array([0.0, 1.0, 4.0, 9.0, 16.0])
 L = 12  # every query array has this length (one compiled program per dtype)
-MIXED = np.array(
-    [np.nan, -1.0, 0.5, np.nan, 2.5, np.inf, 3.9, -np.inf, 7.0, np.nan, 1.25, 4.0]
-)
+MIXED = np.array([np.nan, -1.0, 0.5, np.nan, 2.5, np.inf, 3.9, -np.inf, 7.0, np.nan, 1.25, 4.0])
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)  # a trace-time error would re-trace
 DTYPES = [pytest.param(np.float32, id="f32"), pytest.param(np.float64, id="f64")]
 
@@ -309,4 +307,3 @@ def test_cubic_spline_nan_integration_bounds_give_nan():
             assert np.isnan(spline.integrate(a, b, extrapolate))  # scipy raises
     assert np.isnan(jax.jit(lambda a, b: spline.integrate(a, b))(np.nan, 1.0))
     assert np.isnan(jax.grad(lambda a: spline.integrate(a, 0.5, "periodic"))(np.nan))
-

@@ -33,9 +33,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.interpolate as si
+from _references import method_options
 
 import splines
-from _references import method_options
 from splines import Interpolator1D, interp1d
 
 METHODS = ["nearest", "linear", "cubic2"]
@@ -173,7 +173,6 @@ def test_float32_knots_close_the_period_with_float64_values():
     assert float(eager) == pytest.approx(np.sin(1.0), abs=2e-3)
 
 
-
 def test_periodic_one_knot_and_two_closed_knots():
     """One method per family of slope rules: one knot with a period is the constant
     (d/dx 0); two closed knots (one distinct knot) too, with a traced period.  (The
@@ -191,7 +190,6 @@ def test_periodic_one_knot_and_two_closed_knots():
     for method, (one, closed) in run(2.0).items():
         np.testing.assert_array_equal(one, [[2.0] * 4, [0.0] * 4], err_msg=method)
         np.testing.assert_array_equal(closed, np.ones(4), err_msg=method)
-
 
 
 # ---------------------------------------------------------------------------- traced
@@ -349,7 +347,6 @@ def test_periodic_traced_knots_with_a_one_ulp_closing_piece(grid):
     np.testing.assert_allclose(f(x, xp, fp), eager)
 
 
-
 @pytest.mark.parametrize("method", ["linear", "cubic2", "akima"])
 def test_a_closing_piece_one_ulp_wide_traced(method):
     """Traced knots fit both readings; the closed one cuts its last piece in two.
@@ -436,8 +433,11 @@ def test_knots_that_coincide_after_wrapping_merge():
                                    atol=1e-13, err_msg=m)  # fmt: skip
     bad = fp.copy()
     bad[11] += 0.5  # xp[11] = xp[3] + 2π
-    with pytest.raises(ValueError, match=r"`xp\[3\]` and `xp\[11\]` wrap onto the same point "
-                       r"of `period` = 6\.28"):
+    with pytest.raises(
+        ValueError,
+        match=r"`xp\[3\]` and `xp\[11\]` wrap onto the same point "
+        r"of `period` = 6\.28",
+    ):
         interp1d(xq, xp, bad, "cubic2", period=TWO_PI)
     given = np.cos(xp)
     given[12] = 2.0
@@ -498,8 +498,11 @@ def test_knots_whose_rounding_is_not_small_against_the_period_raise_or_give_nan(
         interp1d(0.5, xp, fp, "linear", period=3.0)
     with pytest.raises(ValueError, match=r"`yp` cannot be placed in `period`"):
         splines.interp2d(0.5, 0.5, xp[:3], xp, np.ones((3, 4)), "linear", period=(None, 3.0))
-    loss = jax.jit(jax.value_and_grad(
-        lambda xp, fp: interp1d(0.5, xp, fp, "linear", period=3.0), argnums=(0, 1)))
+    loss = jax.jit(
+        jax.value_and_grad(
+            lambda xp, fp: interp1d(0.5, xp, fp, "linear", period=3.0), argnums=(0, 1)
+        )
+    )
     value, grads = loss(xp, fp)
     assert np.isnan(value) and all(np.all(np.isnan(g)) for g in grads), (value, grads)
     # float32 at 1e6: 16 ulps are 1.9, a third of the period 2π, so a last knot at 1e6 + 5

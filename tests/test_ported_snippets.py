@@ -173,7 +173,8 @@ def check_ports(ports, seed=0):
         difference = (loss_of(plus[name]) - loss_of(minus[name])) / (2 * FD_STEP)
         assert scale > 0, f"{name}: the loss does not depend on the data"
         assert abs(difference - along) <= GRAD_REL * scale, (
-            f"{name}: grad·v = {along!r}, finite difference = {difference!r}")
+            f"{name}: grad·v = {along!r}, finite difference = {difference!r}"
+        )
 
 
 def _keep_periodic_ends(*names):
@@ -817,11 +818,14 @@ def interpax_interp2d_as_written(lib, fp):
             for method in ("cubic", "cubic2")}  # fmt: skip
 
 
-@pytest.mark.xfail(strict=True, reason="deliberate: interpax wraps a closing knot onto the "
-                   "first one (a zero-width cell that changes its finite-difference slopes, "
-                   "1.7e-3 here) and pads periodic cubic2 by one knot each side (1.7e-4); ours "
-                   "drops the closing knot (README: 'The closing knot is optional') and "
-                   "solves the periodic spline exactly")
+@pytest.mark.xfail(
+    strict=True,
+    reason="deliberate: interpax wraps a closing knot onto the "
+    "first one (a zero-width cell that changes its finite-difference slopes, "
+    "1.7e-3 here) and pads periodic cubic2 by one knot each side (1.7e-4); ours "
+    "drops the closing knot (README: 'The closing knot is optional') and "
+    "solves the periodic spline exactly",
+)
 def test_interpax_interp2d_closing_knot_port():
     closed_yp = np.linspace(0, 2 * np.pi, 16)
     fp = np.sin(WRAP_XP)[:, None] * np.cos(closed_yp)[None, :]
@@ -837,9 +841,12 @@ def interpax_akima_extend_raises(lib, y):
         ak.extend(None, None)
 
 
-@pytest.mark.xfail(strict=True, reason="deliberate: our Akima1DInterpolator.extend is "
-                   "implemented (PPoly's), so extend(None, None) is a ValueError about the "
-                   "arguments, not NotImplementedError")
+@pytest.mark.xfail(
+    strict=True,
+    reason="deliberate: our Akima1DInterpolator.extend is "
+    "implemented (PPoly's), so extend(None, None) is a ValueError about the "
+    "arguments, not NotImplementedError",
+)
 def test_interpax_akima_extend_port():
     y = np.array([0.0, 2.0, 1.0, 3.0, 2.0, 6.0, 5.5, 5.5, 2.7, 5.1, 3.0])
     interpax_akima_extend_raises(interpax, y)  # the original passes
@@ -855,9 +862,13 @@ def bluetooth_app_interp(lib, y, length):
     return f(x_new)
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason="deliberate: scipy's legacy "
-                   "interp1d class is not ported; splines.interp1d is numpy's/interpax's "
-                   "function (x, xp, fp) and takes no `kind`")
+@pytest.mark.xfail(
+    strict=True,
+    raises=TypeError,
+    reason="deliberate: scipy's legacy "
+    "interp1d class is not ported; splines.interp1d is numpy's/interpax's "
+    "function (x, xp, fp) and takes no `kind`",
+)
 def test_scipy_legacy_interp1d_class_port():
     y = np.sin(np.linspace(0, 3, 12))
     theirs = bluetooth_app_interp(scipy.interpolate, y, 40)

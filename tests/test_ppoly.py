@@ -18,10 +18,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.interpolate as si
-
-import splines
 from _compare import close, same_roots
 from _unit_splines import F32, Q, X, Y
+
+import splines
 from splines import CubicHermiteSpline, CubicSpline, PPoly
 
 
@@ -516,7 +516,9 @@ def test_roots_take_interpax_size_fill_value_and_a_level_per_polynomial():
         np.testing.assert_allclose(padded[i, :n], eager[i], rtol=1e-12)
         np.testing.assert_array_equal(padded[i, n:], -9.0)
     zero = PPoly(np.array([[-1, 0.25], [0, 0], [-1, 0.25]]).T, [0, 0.4, 0.6, 1.0])
-    np.testing.assert_array_equal(zero.roots(True, None, 6, -1.0), [0.25, 0.4, np.nan, 0.85, -1, -1])
+    np.testing.assert_array_equal(
+        zero.roots(True, None, 6, -1.0), [0.25, 0.4, np.nan, 0.85, -1, -1]
+    )
     with pytest.raises(ValueError, match="one value per polynomial"):
         ours.solve(np.ones(2))
 

@@ -39,18 +39,18 @@ every check to order 2 in both modes (a few minutes).
 
 import os
 
+import _unit_splines as unit
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.interpolate as si
-from jax.test_util import check_grads
-
-import _unit_splines as unit
 from _compare import close, padded
 from _compiles import compiles
 from _lowered import custom_calls, loops_outside_kernels
+from jax.test_util import check_grads
+
 from splines import (
     Akima1DInterpolator,
     CubicHermiteSpline,
@@ -247,7 +247,10 @@ def test_new_queries_and_values_do_not_recompile():
         for y, queries, v0 in calls:
             np.testing.assert_allclose(
                 spline_at(y, queries, v0),
-                CubicSpline(X, y, bc_type=((1, v0), "not-a-knot"))(queries), rtol=1e-13, atol=1e-13)
+                CubicSpline(X, y, bc_type=((1, v0), "not-a-knot"))(queries),
+                rtol=1e-13,
+                atol=1e-13,
+            )
     assert counter.count == 1
 
     @jax.jit
@@ -299,8 +302,10 @@ def test_jitted_roots_and_their_derivatives_for_new_values():
         roots, tangents = roots_and_tangents(y, dy)
         ref = si.CubicSpline(unit.X, y).roots()
         close(roots, padded(ref, 8), 1e-9)
-        fd = (si.CubicSpline(unit.X, y + eps * dy).roots()
-              - si.CubicSpline(unit.X, y - eps * dy).roots())
+        fd = (
+            si.CubicSpline(unit.X, y + eps * dy).roots()
+            - si.CubicSpline(unit.X, y - eps * dy).roots()
+        )
         np.testing.assert_allclose(tangents[: len(ref)], fd / (2 * eps), rtol=1e-5, atol=1e-7)
     assert roots_and_tangents._cache_size() == 1
 
@@ -499,6 +504,7 @@ def test_traced_non_increasing_knots_make_cubic_spline_gradients_nan(bad):
 def test_traced_non_finite_knots_give_nan_values_and_gradients():
     """A NaN or inf traced knot: NaN value and NaN gradients w.r.t. the knots, the
     values and the slopes."""
+
     @jax.jit
     def values_and_gradients(x, y, dydx):
         def value(x, y, dydx):
@@ -516,7 +522,12 @@ def test_traced_bad_breakpoints_make_roots_nan():
     the same program finds the roots of good ones."""
     c = np.random.default_rng(0).normal(size=(4, 3))
     roots = jax.jit(lambda x: PPoly(c, x).roots(size=4))
-    for x in ([0.0, 2.0, 1.0, 3.0], [0.0, 1.0, 1.0, 3.0], [3.0, 2.0, 1.0, 0.0], [0.0, np.nan, 2.0, 3.0]):
+    for x in (
+        [0.0, 2.0, 1.0, 3.0],
+        [0.0, 1.0, 1.0, 3.0],
+        [3.0, 2.0, 1.0, 0.0],
+        [0.0, np.nan, 2.0, 3.0],
+    ):
         assert np.all(np.isnan(roots(np.array(x))))
     assert np.isfinite(roots(np.array([0.0, 1.0, 2.0, 3.0]))[0])
 

@@ -18,12 +18,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from _lowered import custom_calls, lowered_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jax.test_util import check_grads
 from scipy.interpolate import CubicSpline, PPoly
 
-from _lowered import custom_calls, lowered_text
 from splines._pieces.roots import _polish, max_roots, real_roots
 
 # (discontinuity, extrapolate, descending)
@@ -209,8 +209,11 @@ def test_non_finite_data_gives_nan():
     size = max_roots(6, 3)
     roots, counts = raw(x, coef)
     assert np.isnan(roots[1]).all() and counts[1] == size
-    assert_same([np.asarray(r[:n]) for r, n in zip(roots[::2], counts[::2])],
-                solve(x, spline(2)[1], 0.0)[::2], 10)
+    assert_same(
+        [np.asarray(r[:n]) for r, n in zip(roots[::2], counts[::2])],
+        solve(x, spline(2)[1], 0.0)[::2],
+        10,
+    )
     roots, counts = raw(x, coef, np.nan)
     assert np.isnan(roots).all() and (counts == size).all()
 
@@ -284,6 +287,7 @@ def test_gradients_forward_reverse_and_implicit():
 
 def test_implicit_derivative_rule_to_second_order():
     """The custom JVP is itself differentiable: second derivatives of a root."""
+
     @jax.jit
     def root(q):  # the larger root of q0 + q1 t + q2 t², polished by the rule
         disc = q[1] ** 2 - 4 * q[0] * q[2]

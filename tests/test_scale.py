@@ -44,11 +44,11 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.interpolate as si
+from _references import LOCAL_METHODS, method_options, reference_slopes
 from hypothesis import assume, given, settings
 from jax.test_util import check_grads
 
 import splines
-from _references import LOCAL_METHODS, method_options, reference_slopes
 
 N = 15
 FRACS = (0.1, 0.5, 0.9)  # queries strictly inside cells (f''' jumps at knots)
@@ -262,7 +262,9 @@ def test_interpolator_derivatives_are_scale_free(kind, grid, dtype):
         tested += 1
         x, uq = case.queries(for_values=False)
         try:
-            outs = _derivatives(splines.Interpolator1D(case.xp, case.fp, "cubic2", **case.kwargs), x)
+            outs = _derivatives(
+                splines.Interpolator1D(case.xp, case.fp, "cubic2", **case.kwargs), x
+            )
         except Exception as e:  # noqa: BLE001
             failures.append(f"{_what(case, 'Interpolator1D')}: raised {type(e).__name__}: {e}")
             continue

@@ -13,16 +13,16 @@ two knots; no warnings from ordinary use.
 
 import warnings
 
+import _unit_splines as unit
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.interpolate as si
-
-import _unit_splines as unit
-import splines
 from _compare import close, same_roots
 from _unit_splines import F32
+
+import splines
 from splines import Akima1DInterpolator, CubicHermiteSpline, CubicSpline, PchipInterpolator, PPoly
 
 RNG = np.random.default_rng(11)
@@ -112,7 +112,11 @@ def test_cubic_spline_boundary_values_follow_scipy_s_rules():
     """One value per polynomial (no broadcasting, unlike `interp1d`), and a complex value
     makes the spline complex, as scipy's."""
     columns = Y.T[:, :2]
-    for bc in [("clamped", (1, 0.0)), ("clamped", (1, [0.0, 0.0, 0.0])), ((2, [[0.0, 0.0]]), "natural")]:
+    for bc in [
+        ("clamped", (1, 0.0)),
+        ("clamped", (1, [0.0, 0.0, 0.0])),
+        ((2, [[0.0, 0.0]]), "natural"),
+    ]:
         with pytest.raises(ValueError, match="shape of `y` without its `axis`"):
             CubicSpline(X, columns, 0, bc)
         with pytest.raises(ValueError):
@@ -128,7 +132,9 @@ def test_pchip_interpolate_is_scipy_s():
     """scipy's function: an order, a list of orders (a list of arrays), ``axis``."""
     y = np.stack([np.floor(X), np.exp(-X)], axis=1)
     close(splines.pchip_interpolate(X, y, Q), si.pchip_interpolate(X, y, Q))
-    close(splines.pchip_interpolate(X, y.T, Q, 1, axis=1), si.pchip_interpolate(X, y.T, Q, 1, axis=1))
+    close(
+        splines.pchip_interpolate(X, y.T, Q, 1, axis=1), si.pchip_interpolate(X, y.T, Q, 1, axis=1)
+    )
     ours, theirs = splines.pchip_interpolate(X, y, Q, [0, 2]), si.pchip_interpolate(X, y, Q, [0, 2])
     assert isinstance(ours, list) and len(ours) == 2
     for a, b in zip(ours, theirs):
@@ -277,7 +283,7 @@ def test_non_finite_knots_raise_eagerly_also_as_constants_inside_jit(name):
         with pytest.raises(ValueError, match=r"`x` must be finite; `x\[\d\]`"):
             make(x, unit.Y)
         with pytest.raises(ValueError, match="`x` must be finite"):
-            jax.jit(lambda: make(x, unit.Y)(0.5))()
+            jax.jit(lambda x=x: make(x, unit.Y)(0.5))()
 
 
 @pytest.mark.parametrize("name", list(unit.CLASSES))
@@ -294,7 +300,8 @@ def test_non_finite_slopes_and_boundary_values():
         with pytest.raises(ValueError, match="bc_type"):
             CubicSpline(unit.X, unit.Y, bc_type=((1, value), "natural"))
     traced = jax.jit(lambda v: CubicSpline(unit.X, unit.Y, bc_type=((1, v), "natural"))(unit.Q))(
-        np.nan)
+        np.nan
+    )
     assert np.all(np.isnan(traced))
 
 
@@ -377,8 +384,10 @@ def test_odd_query_shapes_and_last_axis(name):
 def test_two_knots_and_one_interval(name):
     ours_cls, ref_cls = unit.CLASSES[name]
     q = np.array([-1.0, 0.1, 0.5])
-    close(ours_cls(unit.X[:2], unit.Y[:2], extrapolate=True)(q),
-          ref_cls(unit.X[:2], unit.Y[:2], extrapolate=True)(q))
+    close(
+        ours_cls(unit.X[:2], unit.Y[:2], extrapolate=True)(q),
+        ref_cls(unit.X[:2], unit.Y[:2], extrapolate=True)(q),
+    )
     with pytest.raises(ValueError, match="at least 2"):
         ours_cls(unit.X[:1], unit.Y[:1])
 

@@ -21,12 +21,12 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.interpolate as si
+from _lowered import ROLLED_SEARCH, functions, loops_outside_kernels, lowered_text
 from jax import export
 from jax.sharding import Mesh
 from jax.sharding import PartitionSpec as P
 
 import splines
-from _lowered import ROLLED_SEARCH, functions, loops_outside_kernels, lowered_text
 from splines._pieces import search as _search
 
 KERNELS = {"unrolled": _search.unrolled, "rolled": _search.rolled, "counted": _search.counted}
@@ -96,9 +96,11 @@ def test_mixed_dtypes_compare_in_the_wider_one():
     """float32 queries against float64 breaks and the reverse: promoted, not rounded."""
     wide = np.array([0.0, 0.1, 1.0 + 1e-12, 2.0])  # 1 + 1e-12 is 1.0 in float32
     np.testing.assert_array_equal(
-        _search.locate(jnp.asarray([1.0], jnp.float32), jnp.asarray(wide)), [1])
+        _search.locate(jnp.asarray([1.0], jnp.float32), jnp.asarray(wide)), [1]
+    )
     np.testing.assert_array_equal(
-        _search.locate(jnp.asarray([1.0 + 1e-12, 1.0]), jnp.asarray(wide, jnp.float32)), [2, 2])
+        _search.locate(jnp.asarray([1.0 + 1e-12, 1.0]), jnp.asarray(wide, jnp.float32)), [2, 2]
+    )
 
 
 @pytest.mark.parametrize("kernel", list(KERNELS))
@@ -186,7 +188,8 @@ def test_vmap_over_breaks_queries_or_both(q):
     rows = np.stack([reference(x[i], breaks[i]) for i in range(4)])
     np.testing.assert_array_equal(jax.jit(jax.vmap(_search.locate))(x, breaks), rows)
     np.testing.assert_array_equal(
-        jax.vmap(_search.locate, (0, None))(x, breaks[0]), reference(x, breaks[0]))
+        jax.vmap(_search.locate, (0, None))(x, breaks[0]), reference(x, breaks[0])
+    )
     np.testing.assert_array_equal(
         jax.vmap(_search.locate, (None, 0))(x[0], breaks),
         np.stack([reference(x[0], b) for b in breaks]))  # fmt: skip
@@ -194,7 +197,8 @@ def test_vmap_over_breaks_queries_or_both(q):
     nested = jax.vmap(jax.vmap(_search.locate, (1, None), 1), (None, 0))
     cube = x.reshape(4, q // 2 if q > 8 else 4, -1)
     np.testing.assert_array_equal(
-        nested(cube, breaks), np.stack([reference(cube, b) for b in breaks]))
+        nested(cube, breaks), np.stack([reference(cube, b) for b in breaks])
+    )
 
 
 def test_the_index_has_zero_derivatives():
@@ -357,7 +361,8 @@ def test_vmap_on_non_leading_axes_per_batch_scalars_and_row_breaks(q):
         [reference(x[0, i, 0], b[i]) for i in range(batch)])  # fmt: skip
     rows_first = x.transpose(1, 0, 2)  # (batch, q, 2): rows of breaks, vmap over the last axis
     np.testing.assert_array_equal(
-        jax.jit(jax.vmap(_search.locate, (2, None)))(rows_first, b), per_row.transpose(2, 0, 1))
+        jax.jit(jax.vmap(_search.locate, (2, None)))(rows_first, b), per_row.transpose(2, 0, 1)
+    )
 
 
 def test_jvp_wrt_breaks_and_linear_transpose_through_the_index():
@@ -380,7 +385,8 @@ def test_closed_over_constant_breaks_empty_queries_and_export_for_cpu_and_cuda()
         assert _search.locate(np.zeros(shape), b).shape == shape
     assert _search.locate(np.zeros((3, 0)), np.tile(b, (3, 1))).shape == (3, 0)
     exported = export.export(jax.jit(_search.locate), platforms=("cpu", "cuda"))(
-        jax.ShapeDtypeStruct(x.shape, x.dtype), jax.ShapeDtypeStruct(b.shape, b.dtype))
+        jax.ShapeDtypeStruct(x.shape, x.dtype), jax.ShapeDtypeStruct(b.shape, b.dtype)
+    )
     np.testing.assert_array_equal(exported.call(x, b), reference(x, b))
 
 

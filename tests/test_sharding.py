@@ -22,9 +22,7 @@ SCRIPT = Path(__file__).with_name("_sharded_batch.py")
 
 
 def test_sharded_batches_are_communication_free_and_match_one_device():
-    run = subprocess.run(
-        [sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=600
-    )
+    run = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
     rows = [line.split("|") for line in run.stdout.strip().splitlines()]
     assert len(rows) >= 2, run.stdout
@@ -40,8 +38,9 @@ XP = np.linspace(0, 2 * np.pi, 12)
 X = np.linspace(-1, 7, 9)
 ENTRY_POINTS = {
     "cubic2": lambda f: splines.interp1d(X, XP, f, method="cubic2"),
-    "periodic": lambda f: splines.interp1d(X, XP, f.at[-1].set(f[0]), method="cubic2",
-                                           period=2 * np.pi),  # fmt: skip
+    "periodic": lambda f: splines.interp1d(
+        X, XP, f.at[-1].set(f[0]), method="cubic2", period=2 * np.pi
+    ),  # fmt: skip
     "akima": lambda f: splines.interp1d(X, XP, f, method="akima", extrap=True),
     "interp2d": lambda f: splines.interp2d(X, X[::-1], XP, XP, jnp.outer(f, f), method="cubic2"),
     "Interpolator1D": lambda f: splines.Interpolator1D(XP, f, method="cubic2")(X),

@@ -16,13 +16,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from _compiles import compiles
+from _lowered import lowered_text
 from jax.test_util import check_grads
 from scipy.interpolate import CubicSpline
 from scipy.linalg import solve_banded
 
 import splines
-from _compiles import compiles
-from _lowered import lowered_text
 from splines._linalg.kernels import splines_thomas_inplace, splines_thomas_scan, thomas_inplace
 
 F32 = np.float32
@@ -130,8 +130,9 @@ def test_inplace_equals_scan_and_public_solve_bit_for_bit():
         closed = jax.jit(lambda: [_public(*s) for s in systems])()
     for (name, _), (ip, sc, pub), const in zip(KERNEL_CASES, run(systems), closed):
         for other in (sc, pub, const):
-            np.testing.assert_array_equal(np.asarray(ip, np.complex128),
-                                          np.asarray(other, np.complex128), err_msg=name)
+            np.testing.assert_array_equal(
+                np.asarray(ip, np.complex128), np.asarray(other, np.complex128), err_msg=name
+            )
 
 
 def test_solution_is_right_for_f32_1e37_and_python_lists():
@@ -205,7 +206,7 @@ def test_1d_cubic2_across_the_boundary_matches_scipy_and_forced_scan():
         return [np.asarray(v) for v in f(data)]
 
     ours = run()
-    for (n, bc), (xp, fp, x), s in zip(cases, data, ours):
+    for (n, bc), (xp, fp, _), s in zip(cases, data, ours):
         ref = CubicSpline(xp, fp, bc_type=bc)(xp, 1)
         np.testing.assert_allclose(s, ref, rtol=0, atol=1e-12 * np.abs(ref).max(),
                                    err_msg=f"n={n} {bc}")  # fmt: skip

@@ -13,11 +13,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from _lowered import lowered_text
+from _systems import dense, lapack_solve
 from jax.sharding import PartitionSpec as P
 from jax.test_util import check_grads
 
-from _lowered import lowered_text
-from _systems import dense, lapack_solve
 from splines import cyclic_tridiagonal_solve, tridiagonal_solve
 
 PRIMITIVE = "splines_tridiagonal_solve"
@@ -355,6 +355,7 @@ def test_jvp_matches_dense_formula_and_finite_differences(kind, n):
         full = jax.jvp(solve, primals, tangents)
         alone = []
         for k in range(4):
+
             def partial_solve(arg, k=k):
                 return solve(*primals[:k], arg, *primals[k + 1 :])
 
@@ -1133,8 +1134,9 @@ def test_shard_map_checks_the_solve_and_its_gradients(kind):
     solve = {
         "pivoting": lambda d: tridiagonal_solve(lower, diag, upper, d),
         "thomas": lambda d: tridiagonal_solve(lower, diag + 3, upper, d, pivoting=False),
-        "cyclic": lambda d: cyclic_tridiagonal_solve(np.append(lower, 0.5), diag + 3,
-                                                     np.append(upper, 0.5), d),  # fmt: skip
+        "cyclic": lambda d: cyclic_tridiagonal_solve(
+            np.append(lower, 0.5), diag + 3, np.append(upper, 0.5), d
+        ),  # fmt: skip
     }[kind]
     sharded = jax.jit(jax.shard_map(solve, mesh=mesh, in_specs=P("d"), out_specs=P("d")))
     rhs = rng.uniform(-1, 1, (6, 8))  # 6 systems: past the 4 float32 / 2 float64 lanes

@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 
 from .._data import on_device, spline_data
-from .._peers import interpax_names, interpax_contenders, scipy_contenders
+from .._peers import interpax_contenders, interpax_names, scipy_contenders
 from .._suite import Case, Contender, Target
 
 OURS = "splines.interp1d cubic2 (vmap)"

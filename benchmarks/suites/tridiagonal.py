@@ -208,8 +208,15 @@ def _build_cyclic(n: int, dtype: str):
             Contender(THOMAS, "splines", jax.jit(_solve_thomas), plain),
         ]  # fmt: skip
         if n <= DENSE_MAX_N:  # the n × n matrix only where it is timed
-            out.append(Contender(DENSE, "jax", jax.jit(jnp.linalg.solve),
-                                 on_device((_dense(lower, diag, upper), rhs)), check=CYCLIC))
+            out.append(
+                Contender(
+                    DENSE,
+                    "jax",
+                    jax.jit(jnp.linalg.solve),
+                    on_device((_dense(lower, diag, upper), rhs)),
+                    check=CYCLIC,
+                )
+            )
         return out
 
     return build
@@ -405,8 +412,10 @@ def print_sweep(kernel: str, results: list) -> None:
                            for x in r["rows"]] + [str(r["best"])]
             for r in results]  # fmt: skip
     print(T.markdown_table(header, rows))
-    print("\nScan loops compiled as one native function by XLA:CPU's small-while-loop "
-          "hoisting\n(`xla_cpu_small_call`); the rest run one runtime step per trip:\n")
+    print(
+        "\nScan loops compiled as one native function by XLA:CPU's small-while-loop "
+        "hoisting\n(`xla_cpu_small_call`); the rest run one runtime step per trip:\n"
+    )
     small = [[r["case"]] + [str(x["small_call_loops"]) for x in r["rows"]] for r in results]
     print(T.markdown_table(header[:-1], small))
 
@@ -435,14 +444,21 @@ def _main(argv=None) -> None:
 
 
 def _parse(argv):
-    parser = argparse.ArgumentParser(description="The scan kernels' unroll sweep (the "
-                                     "suite's cases run with `python -m benchmarks`).")
+    parser = argparse.ArgumentParser(
+        description="The scan kernels' unroll sweep (the "
+        "suite's cases run with `python -m benchmarks`)."
+    )
     parser.add_argument("--unroll-sweep", action="store_true", help="run the unroll sweep")
     parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter repeats")
     parser.add_argument("--cases", nargs="*", default=list(SWEEP_CASES),
                         choices=list(SWEEP_CASES))  # fmt: skip
-    parser.add_argument("--kernels", nargs="*", default=list(SWEEP_KERNELS),
-                        choices=list(SWEEP_KERNELS), help="kernels whose unroll to sweep")
+    parser.add_argument(
+        "--kernels",
+        nargs="*",
+        default=list(SWEEP_KERNELS),
+        choices=list(SWEEP_KERNELS),
+        help="kernels whose unroll to sweep",
+    )
     parser.add_argument("--results-dir", default=None, help="where the JSON goes")
     parser.add_argument("--verbose", action="store_true", help="tracebacks of failures")
     args = parser.parse_args(argv)

@@ -1,7 +1,7 @@
 """`approx_df`: a method's slopes at the knots, on their own (interpax's name and meaning)."""
 
 from functools import partial
-from typing import Any, Optional
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -10,7 +10,7 @@ from jaxtyping import Array, ArrayLike, Float, Inexact
 from .._methods.registry import CUBIC_METHODS
 from .._utils.dtypes import lists_to_arrays
 from .fit import knot_slopes
-from .prepare import FitArgs, FitSpec, ArgumentNames, prepare_fit
+from .prepare import ArgumentNames, FitArgs, FitSpec, prepare_fit
 
 
 def approx_df(
@@ -20,7 +20,7 @@ def approx_df(
     axis: int = -1,
     *,
     bc_type: Any = None,
-    c: Optional[Float[ArrayLike, ""]] = None,
+    c: Float[ArrayLike, ""] | None = None,
 ) -> Inexact[Array, "*shape"]:
     """Slopes df/dx at the knots ``x`` that a cubic ``method`` of `interp1d` uses.
 

@@ -56,7 +56,6 @@ output does not use it).  NaN or ±inf samples spread to every output point
 """
 
 from functools import partial
-from typing import Optional
 
 import jax
 import jax.numpy as jnp
@@ -76,7 +75,7 @@ from .._utils.validate import is_concrete, static_int
 def fft_interp1d(
     f: Num[ArrayLike, "nx ..."],
     n: int,
-    sx: Optional[Real[ArrayLike, " s"]] = None,
+    sx: Real[ArrayLike, " s"] | None = None,
     dx: Real[ArrayLike, ""] = 1.0,
 ) -> Inexact[Array, "n ... s"]:
     """Resample periodic samples ``f`` to ``n`` points over the same period.
@@ -112,8 +111,8 @@ def fft_interp2d(
     f: Num[ArrayLike, "nx ny ..."],
     n1: int,
     n2: int,
-    sx: Optional[Real[ArrayLike, " s"]] = None,
-    sy: Optional[Real[ArrayLike, " s"]] = None,
+    sx: Real[ArrayLike, " s"] | None = None,
+    sy: Real[ArrayLike, " s"] | None = None,
     dx: Real[ArrayLike, ""] = 1.0,
     dy: Real[ArrayLike, ""] = 1.0,
 ) -> Inexact[Array, "n1 n2 ... s"]:

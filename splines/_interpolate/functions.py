@@ -9,7 +9,7 @@ come as one array, plans its evaluation apart.
 """
 
 from functools import partial
-from typing import Any, Literal, NamedTuple, Optional
+from typing import Any, Literal, NamedTuple
 
 import jax
 import numpy as np
@@ -64,13 +64,13 @@ def interp1d(
     method: Method = "cubic",
     derivative: int | tuple[int, ...] = 0,
     extrap: Any = False,
-    period: Optional[Float[ArrayLike, ""]] = None,
-    even_spacing: Optional[bool] = False,
+    period: Float[ArrayLike, ""] | None = None,
+    even_spacing: bool | None = False,
     *,
     bc_type: Any = None,
     axis: int = 0,
-    c: Optional[Float[ArrayLike, ""]] = None,
-    fx: Optional[Inexact[ArrayLike, "*shape"]] = None,
+    c: Float[ArrayLike, ""] | None = None,
+    fx: Inexact[ArrayLike, "*shape"] | None = None,
 ) -> Inexact[Array, "..."]:
     """Interpolate ``fp`` sampled at knots ``xp`` to query points ``x``.
 
@@ -151,10 +151,10 @@ def interp2d(
     even_spacing: Any = False,
     *,
     bc_type: Any = None,
-    c: Optional[Float[ArrayLike, ""]] = None,
-    fx: Optional[Inexact[ArrayLike, "nx ny *columns"]] = None,
-    fy: Optional[Inexact[ArrayLike, "nx ny *columns"]] = None,
-    fxy: Optional[Inexact[ArrayLike, "nx ny *columns"]] = None,
+    c: Float[ArrayLike, ""] | None = None,
+    fx: Inexact[ArrayLike, "nx ny *columns"] | None = None,
+    fy: Inexact[ArrayLike, "nx ny *columns"] | None = None,
+    fxy: Inexact[ArrayLike, "nx ny *columns"] | None = None,
 ) -> Inexact[Array, "..."]:
     """Interpolate ``fp`` on the grid ``xp × yp`` to the points ``(x, y)``.
 
@@ -213,14 +213,14 @@ def interp3d(
     even_spacing: Any = False,
     *,
     bc_type: Any = None,
-    c: Optional[Float[ArrayLike, ""]] = None,
-    fx: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
-    fy: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
-    fz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
-    fxy: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
-    fxz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
-    fyz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
-    fxyz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+    c: Float[ArrayLike, ""] | None = None,
+    fx: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
+    fy: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
+    fz: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
+    fxy: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
+    fxz: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
+    fyz: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
+    fxyz: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
 ) -> Inexact[Array, "..."]:
     """Interpolate ``fp`` on the grid ``xp × yp × zp`` to the points ``(x, y, z)``.
 
@@ -244,7 +244,7 @@ def interpn(
     period: Any = None,
     derivative: Any = 0,
     bc_type: Any = None,
-    c: Optional[Float[ArrayLike, ""]] = None,
+    c: Float[ArrayLike, ""] | None = None,
 ) -> Inexact[Array, "..."]:
     """Interpolate on a regular grid of any number of dimensions, as `scipy.interpolate.interpn`.
 

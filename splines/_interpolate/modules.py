@@ -7,7 +7,7 @@ only in how they name their arguments.
 
 import copy
 from functools import partial
-from typing import Any, Optional
+from typing import Any
 
 import equinox as eqx
 import jax
@@ -18,8 +18,8 @@ from jaxtyping import Array, ArrayLike, Float, Inexact
 from .._utils.dtypes import lists_to_arrays
 from .evaluate import (
     EvalSpec,
-    evaluate,
     eval_spec,
+    evaluate,
     jit_evaluate,
     planned_call,
 )
@@ -66,13 +66,13 @@ class Interpolator1D(eqx.Module):
         fp: Float[ArrayLike, "*shape"],
         method: str = "cubic",
         extrap: Any = False,
-        period: Optional[Float[ArrayLike, ""]] = None,
-        even_spacing: Optional[bool] = None,
+        period: Float[ArrayLike, ""] | None = None,
+        even_spacing: bool | None = None,
         *,
         bc_type: Any = None,
         axis: int = 0,
-        c: Optional[Float[ArrayLike, ""]] = None,
-        fx: Optional[Inexact[ArrayLike, "*shape"]] = None,
+        c: Float[ArrayLike, ""] | None = None,
+        fx: Inexact[ArrayLike, "*shape"] | None = None,
     ):
         xp, fp, period, fx = lists_to_arrays(xp, fp, period, fx)
         spec, args = prepare_fit((xp,), fp, method, bc_type, (period,), axis, c, {1: fx})
@@ -85,14 +85,14 @@ class Interpolator1D(eqx.Module):
         self.even = even_axes(even_spacing, args, ArgumentNames())
 
     @property
-    def even_spacing(self) -> Optional[bool]:
+    def even_spacing(self) -> bool | None:
         """Whether a call locates pieces by arithmetic (interpax's attribute; None: the
         knots were traced when detection was asked for, so a call searches)."""
         return self.even[0]
 
     def __call__(
         self, x: Float[ArrayLike, "..."], derivative: int | tuple[int, ...] = 0, *,
-        dx: Optional[int] = None,
+        dx: int | None = None,
     ) -> Inexact[Array, "..."]:  # fmt: skip
         """Values (or derivatives: an order or a tuple of orders) at ``x``; as `interp1d`.
         ``dx``: interpax's name for ``derivative``."""
@@ -116,7 +116,7 @@ class TensorSpline(eqx.Module):
 
     breaks: tuple  # per axis
     nodes: Inexact[Array, "..."]  # node data [i_0, …, i_{d-1}, column, slot] (`fit`)
-    end: Optional[Inexact[Array, " k"]]  # one axis: the values at the last break; else None
+    end: Inexact[Array, " k"] | None  # one axis: the values at the last break; else None
     fill: Inexact[Array, "d 2"]  # per axis (below, above), used unless extending or periodic
     extend: tuple = eqx.field(static=True)
     periodic: tuple = eqx.field(static=True)
@@ -184,10 +184,10 @@ class Interpolator2D(eqx.Module):
         even_spacing: Any = None,
         *,
         bc_type: Any = None,
-        c: Optional[Float[ArrayLike, ""]] = None,
-        fx: Optional[Inexact[ArrayLike, "nx ny *columns"]] = None,
-        fy: Optional[Inexact[ArrayLike, "nx ny *columns"]] = None,
-        fxy: Optional[Inexact[ArrayLike, "nx ny *columns"]] = None,
+        c: Float[ArrayLike, ""] | None = None,
+        fx: Inexact[ArrayLike, "nx ny *columns"] | None = None,
+        fy: Inexact[ArrayLike, "nx ny *columns"] | None = None,
+        fxy: Inexact[ArrayLike, "nx ny *columns"] | None = None,
     ):
         given = {1: fx, 2: fy, 3: fxy}
         self.spline = TensorSpline((xp, yp), fp, method, bc_type, extrap, period, c, given,
@@ -225,14 +225,14 @@ class Interpolator3D(eqx.Module):
         even_spacing: Any = None,
         *,
         bc_type: Any = None,
-        c: Optional[Float[ArrayLike, ""]] = None,
-        fx: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
-        fy: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
-        fz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
-        fxy: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
-        fxz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
-        fyz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
-        fxyz: Optional[Inexact[ArrayLike, "nx ny nz *columns"]] = None,
+        c: Float[ArrayLike, ""] | None = None,
+        fx: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
+        fy: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
+        fz: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
+        fxy: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
+        fxz: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
+        fyz: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
+        fxyz: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
     ):
         given = {1: fx, 2: fy, 4: fz, 3: fxy, 5: fxz, 6: fyz, 7: fxyz}
         self.spline = TensorSpline((xp, yp, zp), fp, method, bc_type, extrap, period, c, given,
@@ -278,7 +278,7 @@ class RegularGridInterpolator(eqx.Module):
     method: str = eqx.field(static=True)  # as given (scipy's name or ours)
     bounds_error: bool = eqx.field(static=True)
     single: tuple = eqx.field(static=True)  # the axes of one point (`widen_single_points`)
-    fill_value: Optional[Inexact[Array, ""]]  # None: extend; an array leaf: may be traced
+    fill_value: Inexact[Array, ""] | None  # None: extend; an array leaf: may be traced
 
     def __init__(
         self,
@@ -290,7 +290,7 @@ class RegularGridInterpolator(eqx.Module):
         *,
         period: Any = None,
         bc_type: Any = None,
-        c: Optional[Float[ArrayLike, ""]] = None,
+        c: Float[ArrayLike, ""] | None = None,
     ):
         points, values = points_and_values(points, values)
         periods = per_axis(period, len(points), "period")
@@ -324,7 +324,7 @@ class RegularGridInterpolator(eqx.Module):
         object.__setattr__(self, "bounds_error", bounds)
         object.__setattr__(self, "fill_value", None if fill is None else jnp.asarray(fill))
 
-    def __call__(self, xi: Any, method: Optional[str] = None, *, nu: Any = None):
+    def __call__(self, xi: Any, method: str | None = None, *, nu: Any = None):
         """The interpolant (or its derivatives of orders ``nu`` per axis) at ``xi``."""
         spline = self.spline
         if method is not None and grid_method(method) != spline.method:  # (not an alias)

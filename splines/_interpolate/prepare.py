@@ -13,7 +13,7 @@ The d grid axes of ``fp`` are consecutive, from ``axis`` on (``axis`` is
 """
 
 import math
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 import jax.numpy as jnp
 import numpy as np
@@ -108,8 +108,11 @@ class FitPlan(NamedTuple):
     of_their_dtypes: bool  # every array already a jax array of its dtype (`is_of_dtype`)
 
 
+_CALLERS_NAMES = ArgumentNames()  # interp1d's: xp, x, fp, fx
+
+
 def prepare_fit(knots: tuple, fp, method, bc_type, periods: tuple, axis=0, c=None,
-                given: Optional[dict] = None, names: ArgumentNames = ArgumentNames(),
+                given: dict | None = None, names: ArgumentNames = _CALLERS_NAMES,
                 check: bool = True):  # fmt: skip
     """Validate and convert; return ``(FitSpec, FitArgs)``.  Raises ValueError/TypeError.
 
@@ -160,7 +163,12 @@ def plan_fit(*args):
     """The `FitPlan`; ``args``: `prepare_fit`'s arrays flat, its options, then
     ``(d, masks, no_tension, names)``."""
     *arrays, method, bc_type, axis, d, masks, no_tension, names = args
-    knots, fp, periods, given = arrays[:d], arrays[d], arrays[d + 1 : 2 * d + 1], arrays[2 * d + 1 :]
+    knots, fp, periods, given = (
+        arrays[:d],
+        arrays[d],
+        arrays[d + 1 : 2 * d + 1],
+        arrays[2 * d + 1 :],
+    )
     knots, periods, given = tuple(knots), tuple(periods), tuple(given)
     rule = get_method(method)
     given_names = tuple(names.derivative(mask) for mask in masks)
@@ -255,8 +263,11 @@ def check_method_options(method: str, rule: Method, bc_type, c, given=(), all_gi
     """
     listed = ", ".join(f"`{name}`" for name in given)
     if bc_type is not None and (not rule.takes_bc_type or all_given):
-        why = f"the slopes are given ({listed})" if all_given else (
-            "its slopes come from neighbouring values" if rule.slopes else "it has no slopes")
+        why = (
+            f"the slopes are given ({listed})"
+            if all_given
+            else ("its slopes come from neighbouring values" if rule.slopes else "it has no slopes")
+        )
         raise ValueError(
             f"`bc_type`={bc_type!r} has no effect on method {method!r}: {why}. Leave it "
             "out (use `period` for periodic data)."
@@ -267,8 +278,7 @@ def check_method_options(method: str, rule: Method, bc_type, c, given=(), all_gi
         raise ValueError(f"`c` (tension) has no effect when the slopes are given ({listed}).")
     if given and method not in CUBIC_METHODS:
         raise ValueError(
-            f"`{given[0]}` (slopes) needs a cubic method, one of {CUBIC_METHODS}; "
-            f"got {method!r}."
+            f"`{given[0]}` (slopes) needs a cubic method, one of {CUBIC_METHODS}; got {method!r}."
         )
 
 

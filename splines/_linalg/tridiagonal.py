@@ -34,7 +34,7 @@ Rules:
               and whether the program is partitioned over devices.
 """
 
-from typing import TYPE_CHECKING, Optional, Union
+from typing import TYPE_CHECKING, Union
 
 import jax
 import jax.numpy as jnp
@@ -55,9 +55,9 @@ tridiagonal_solve_p = Primitive("splines_tridiagonal_solve")
 
 def tridiagonal_solve(
     lower: Union[Float[ArrayLike, "*#batch n-1"], "lineax.AbstractLinearOperator"],
-    diag: Optional[Float[ArrayLike, "*#batch n"]] = None,
-    upper: Optional[Float[ArrayLike, "*#batch n-1"]] = None,
-    rhs: Optional[Float[ArrayLike, "*#batch n"]] = None,
+    diag: Float[ArrayLike, "*#batch n"] | None = None,
+    upper: Float[ArrayLike, "*#batch n-1"] | None = None,
+    rhs: Float[ArrayLike, "*#batch n"] | None = None,
     *,
     pivoting: bool = True,
 ) -> Float[Array, "*batch n"]:

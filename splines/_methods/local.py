@@ -72,4 +72,3 @@ def by_parts(rule):
         return rule(h, values.real, keep, **options) + 1j * rule(h, values.imag, keep, **options)
 
     return on_parts
-

@@ -64,7 +64,10 @@ def _interior(h, delta):
     lam = share(h[:-1], h[1:])[:, None]  # h_i / (h_{i-1} + h_i)
     a, b = (1 + lam) / 3, (2 - lam) / 3
     before_smaller = jnp.abs(before) <= jnp.abs(after)
-    small, large = jnp.where(before_smaller, before, after), jnp.where(before_smaller, after, before)
+    small, large = (
+        jnp.where(before_smaller, before, after),
+        jnp.where(before_smaller, after, before),
+    )
     w_small, w_large = jnp.where(before_smaller, a, b), jnp.where(before_smaller, b, a)
     # Where `flat`, a zero secant would divide by zero: feed 1s instead.
     ratio = small / jnp.where(flat, 1, large)

@@ -5,7 +5,8 @@ what it accepts.  Adding a method means a slope rule in this package and a line 
 fitting and evaluation do not change.
 """
 
-from typing import Callable, NamedTuple, Optional
+from collections.abc import Callable
+from typing import NamedTuple
 
 from .._pieces.polynomials import cubic_pieces, linear_pieces, nearest_pieces
 from .akima import akima_grid_slopes, akima_slopes, makima_grid_slopes, makima_slopes
@@ -16,12 +17,12 @@ from .pchip import monotonic_slopes, monotonic_zero_end_slopes
 
 
 class Method(NamedTuple):
-    slopes: Optional[Callable]  # (widths, values, ends, **options) -> knot slopes dy/dx
+    slopes: Callable | None  # (widths, values, ends, **options) -> knot slopes dy/dx
     pieces: Callable  # (xp, widths, values, slopes) -> (breaks, local coefficients)
     right_closed: bool = False  # a point on a break takes the piece on its left
     takes_bc_type: bool = False  # boundary conditions set its slopes (a solve)
     takes_tension: bool = False  # the cardinal tension `c`
-    grid_slopes: Optional[Callable] = None  # `slopes` on a grid's lines, where it differs
+    grid_slopes: Callable | None = None  # `slopes` on a grid's lines, where it differs
     all_lines_at_once: bool = False  # its rule takes a maximum over every line (Akima's cutoff)
     breaks_at_knots: bool = True  # even knots give even breaks (`even_spacing` may apply)
 
@@ -41,10 +42,16 @@ METHODS = {
     "cardinal": _local(cardinal_slopes, takes_tension=True),
     "monotonic": _local(by_parts(monotonic_slopes)),
     "monotonic-0": _local(by_parts(monotonic_zero_end_slopes)),
-    "akima": _local(by_parts(akima_slopes), grid_slopes=local_rule(by_parts(akima_grid_slopes)),
-                    all_lines_at_once=True),
-    "makima": _local(by_parts(makima_slopes), grid_slopes=local_rule(by_parts(makima_grid_slopes)),
-                     all_lines_at_once=True),
+    "akima": _local(
+        by_parts(akima_slopes),
+        grid_slopes=local_rule(by_parts(akima_grid_slopes)),
+        all_lines_at_once=True,
+    ),
+    "makima": _local(
+        by_parts(makima_slopes),
+        grid_slopes=local_rule(by_parts(makima_grid_slopes)),
+        all_lines_at_once=True,
+    ),
 }
 
 CUBIC_METHODS = tuple(name for name, m in METHODS.items() if m.pieces is cubic_pieces)

@@ -111,7 +111,10 @@ def _search(x, breaks, right_closed: bool, rolled: bool):
     last = breaks.shape[-1] - 2
     j = jnp.zeros_like(x, jnp.int32)  # varies as x does (over shard_map's axes too)
     if rolled:
-        body = lambda i, j: _step(padded, x, j, jnp.right_shift(size >> 1, i), right_closed)
+
+        def body(i, j):
+            return _step(padded, x, j, jnp.right_shift(size >> 1, i), right_closed)
+
         j = lax.fori_loop(0, steps(breaks.shape[-1]), body, j)
     else:
         step = size >> 1

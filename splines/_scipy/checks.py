@@ -22,9 +22,7 @@ def parse_extrapolate(extrapolate, default):
         return default
     if isinstance(extrapolate, str):
         if extrapolate != "periodic":
-            raise ValueError(
-                f"`extrapolate` must be {EXTRAPOLATE_OPTIONS}; got {extrapolate!r}."
-            )
+            raise ValueError(f"`extrapolate` must be {EXTRAPOLATE_OPTIONS}; got {extrapolate!r}.")
         return extrapolate
     return bool(extrapolate)
 

@@ -17,7 +17,7 @@ pieces of `derivative` and `antiderivative`.
 
 import functools
 import math
-from typing import Any, Optional
+from typing import Any
 
 import equinox as eqx
 import jax
@@ -200,7 +200,6 @@ class AbstractPPoly(eqx.Module):
                     self.axis, self.column_shape, self.descending)  # fmt: skip
 
 
-
 class PPoly(AbstractPPoly):
     """Piecewise polynomial in the power basis: `scipy.interpolate.PPoly`, in JAX.
 
@@ -224,7 +223,7 @@ class PPoly(AbstractPPoly):
         self,
         c: Inexact[ArrayLike, "k+1 m *columns"],
         x: Float[ArrayLike, " m+1"],
-        extrapolate: Optional[bool | str] = None,
+        extrapolate: bool | str | None = None,
         axis: int = 0,
         check: bool = True,
     ):

@@ -73,4 +73,3 @@ def _per_polynomial(y, column_shape: tuple):
 
 def _check_size(size) -> int:
     return static_int(size, "size", 0, "a Python int (static)")
-

@@ -9,7 +9,8 @@ and defaults around them.  Arguments are checked as `interp1d` checks them
 (interpax's keyword) skips the eager data checks: bad concrete data then give NaN too.
 """
 
-from typing import Any, Literal, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, Literal
 
 import numpy as np
 from jaxtyping import Array, ArrayLike, Float, Inexact
@@ -50,7 +51,7 @@ class CubicHermiteSpline(AbstractPPoly):
         y: Inexact[ArrayLike, "*shape"],
         dydx: Inexact[ArrayLike, "*shape"],
         axis: int = 0,
-        extrapolate: Optional[bool | str] = None,
+        extrapolate: bool | str | None = None,
         check: bool = True,
     ):
         _fit_into(self, x, y, "cubic", axis, extrapolate, True, check, dydx=dydx)
@@ -72,7 +73,7 @@ class CubicSpline(AbstractPPoly):
         y: Inexact[ArrayLike, "*shape"],
         axis: int = 0,
         bc_type: Any = "not-a-knot",
-        extrapolate: Optional[bool | str] = None,
+        extrapolate: bool | str | None = None,
         check: bool = True,
     ):
         (y,) = lists_to_arrays(y)
@@ -109,7 +110,7 @@ class PchipInterpolator(AbstractPPoly):
         x: Float[ArrayLike, " n"],
         y: Float[ArrayLike, "*shape"],
         axis: int = 0,
-        extrapolate: Optional[bool | str] = None,
+        extrapolate: bool | str | None = None,
         check: bool = True,
     ):
         _real_only(y, "PchipInterpolator")
@@ -143,7 +144,7 @@ class Akima1DInterpolator(AbstractPPoly):
         x: Float[ArrayLike, " n"],
         y: Float[ArrayLike, "*shape"],
         axis: int = 0,
-        extrapolate: Optional[bool | str] = None,
+        extrapolate: bool | str | None = None,
         check: bool = True,
         *,
         method: Literal["akima", "makima"] = "akima",

@@ -185,7 +185,9 @@ def poison_columns(table, axis: int, by_slot: bool = False):
         return poison(_all_finite(table, axis))
     slots = table.shape[-1] if by_slot and axis == table.ndim - 2 else 1
     if slots > 1 and table.size // slots * table.dtype.itemsize <= _IN_LINE_BYTES:
-        parts = [table[..., s, None] for s in range(slots)]  # a small grid's node data, slot by slot
+        parts = [
+            table[..., s, None] for s in range(slots)
+        ]  # a small grid's node data, slot by slot
     else:
         parts = [table]
     return 1 + jnp.real(sum(_zero_sums(part, axis) for part in parts))
@@ -219,8 +221,12 @@ _IN_LINE_BYTES = 512
 def _zero_sums(table, axis: int):
     """``Σ 0·x`` per column: 0, or NaN where an entry is inf or NaN."""
     entries = _rows_columns_rest(table, axis)
-    zeros = jnp.einsum("rct,r->ct", entries, jnp.zeros(entries.shape[0], entries.dtype),
-                       precision=jax.lax.Precision.HIGHEST)
+    zeros = jnp.einsum(
+        "rct,r->ct",
+        entries,
+        jnp.zeros(entries.shape[0], entries.dtype),
+        precision=jax.lax.Precision.HIGHEST,
+    )
     return jnp.sum(zeros, axis=1)
 
 

@@ -14,8 +14,9 @@ without pivoting, the Pallas kernel `pallas_gtsv` (one system per GPU
 thread) with it, as a measurement on a real GPU chose them.
 """
 
+from collections.abc import Callable
 from functools import partial
-from typing import Callable, NamedTuple, Optional
+from typing import NamedTuple, Optional
 
 from . import gpu, thomas_inplace
 from .cusparse_gtsv import splines_cusparse_gtsv

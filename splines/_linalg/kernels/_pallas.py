@@ -65,4 +65,3 @@ def solve_in_lanes(body, lower, diag, upper, rhs, *, scratch: int, interpret: bo
         name=name,
     )(*rows)
     return _lanes.from_lanes(x[:, :systems], batch, n)
-

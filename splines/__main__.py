@@ -19,7 +19,7 @@ import splines
 jax.config.update("jax_enable_x64", True)
 
 
-def truth(x):
+def truth(x: np.ndarray) -> np.ndarray:
     return np.sin(2 * np.pi * x) + 0.5 * x
 
 
@@ -36,7 +36,7 @@ def step(values, velocity, knots, x, y, rate=0.8, momentum=0.9):
     return values + velocity, velocity
 
 
-def scipy_least_squares(knots, x, y):
+def scipy_least_squares(knots: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     from scipy.interpolate import CubicSpline
 
     basis = CubicSpline(knots, np.eye(len(knots)))(x)  # spline of each unit vector

@@ -69,35 +69,90 @@ from .._utils.dtypes import (
     lists_to_arrays,
     result_type,
 )
+from .._utils.types import ArrayInput
 from .._utils.validate import is_concrete, static_int
 
 
 def fft_interp1d(
-    f: Num[ArrayLike, "nx ..."],
+    f: Num[ArrayInput, "nx ..."],
     n: int,
-    sx: Real[ArrayLike, " s"] | None = None,
+    sx: Real[ArrayInput, " s"] | None = None,
     dx: Real[ArrayLike, ""] = 1.0,
 ) -> Inexact[Array, "n ... s"]:
     """Resample periodic samples ``f`` to ``n`` points over the same period.
 
-    Args:
-        f: samples of one period, without the endpoint, along axis 0; every
-            other axis is a column.
-        n: static number of output points (≥ 1).
-        sx: optional real shift(s): evaluate at ``x + sx``.  A scalar or a
-            1-D array of s shifts; the output then gets a trailing axis of
-            length s (1 for a scalar, as interpax).
-        dx: sample spacing of ``f``, in the units of ``sx``.
+    Evaluates the trigonometric interpolant of the samples (see Notes) at
+    ``n`` evenly spaced points of the period, optionally shifted, by FFTs:
+    interpax's function.  Jittable, vmappable and differentiable w.r.t.
+    ``f``, ``sx`` and ``dx``.
 
-    Returns:
-        Shape ``(n, *f.shape[1:])``, plus ``(s,)`` with shifts.  Real input
-        gives real output of its dtype (integers give the default float),
-        complex gives complex.  Exact for band-limited data (see the module
-        docstring); agrees with `scipy.signal.resample` without shifts.
+    Parameters
+    ----------
+    f : array_like, shape (nx, ...)
+        Samples of one period along axis 0, ``f_j = f(x_0 + j dx)``, without
+        the endpoint; real, complex, integer or bool.  Every other axis is a
+        column.
+    n : int
+        Number of output points, a static Python int ``>= 1``.
+    sx : scalar or array_like of shape (s,), optional
+        Real shift(s): evaluate at ``x + sx``.  The output then gets a
+        trailing axis of length s (1 for a scalar, as interpax's).
+    dx : scalar, default 1.0
+        Sample spacing of ``f``, in the units of ``sx``; positive and finite.
 
-    Bad static input (``n``, shapes, complex shifts) and a concrete ``dx``
-    that is not positive and finite raise `ValueError`/`TypeError`; NaN in
-    gives NaN out.
+    Returns
+    -------
+    y : jax.Array, shape (n, ...) or (n, ..., s)
+        ``y_j = p(x_0 + j · nx dx / n + sx)``.  Real input gives real output of
+        its dtype (integers and bools give the default float), complex gives
+        complex.
+
+    Raises
+    ------
+    ValueError
+        ``n < 1``, ``f`` without samples, ``sx`` of more than one dimension,
+        a concrete ``dx`` that is not positive and finite.  Traced, a bad
+        ``dx`` makes the shifted output NaN.  NaN or infinite samples spread
+        to every output point; a non-finite shift gives NaN.
+    TypeError
+        ``n`` not a Python int.
+    NotRealError
+        ``sx`` or ``dx`` not real.
+
+    See Also
+    --------
+    fft_interp2d : The same along two axes.
+    interp1d : Piecewise interpolation, ``period=`` for periodic data.
+
+    Notes
+    -----
+    With the DFT coefficients ``c_k = (1/N) Σ_j f_j e^{−2πi jk/N}`` of the
+    ``N = nx`` samples, the interpolant is the trigonometric polynomial of
+    lowest degree
+    ::
+
+        p(x) = Σ_{k=−K}^{K} w_k c_k e^{2πi k (x − x_0)/T},   K = ⌊N/2⌋,  T = N dx,
+
+    with ``w_k = 1`` except for even N, where the Nyquist term is split in
+    half between ``k = ±N/2``, which keeps ``p`` real for real samples.  A
+    shift multiplies ``c_k`` by ``e^{2πi k sx/T}``.  The ``n`` output points
+    resolve ``|k| <= ⌊n/2⌋``: higher terms are dropped (an ideal low-pass
+    filter), and for even ``n`` the pair at ``±n/2`` is merged into one bin.
+    These are the rules of `scipy.signal.resample`, which agrees without
+    shifts.  The result is exact, to rounding, for trigonometric polynomials
+    that both sample sets resolve.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> import numpy as np
+    >>> import splines
+    >>> f = 2 + jnp.cos(2 * jnp.pi * jnp.arange(4) / 4)
+    >>> print(np.round(np.asarray(splines.fft_interp1d(f, 8)), 6))
+    [3.       2.707107 2.       1.292893 1.       1.292893 2.       2.707107]
+    >>> shifted = splines.fft_interp1d(f, 4, sx=0.5, dx=0.25)
+    >>> print(shifted.shape, np.round(np.asarray(shifted[:, 0]), 6))
+    (4, 1) [1. 2. 3. 2.]
     """
     f, sx, dx = lists_to_arrays(f, sx, dx)
     n = check_length(n, "n")
@@ -108,29 +163,63 @@ def fft_interp1d(
 
 
 def fft_interp2d(
-    f: Num[ArrayLike, "nx ny ..."],
+    f: Num[ArrayInput, "nx ny ..."],
     n1: int,
     n2: int,
-    sx: Real[ArrayLike, " s"] | None = None,
-    sy: Real[ArrayLike, " s"] | None = None,
+    sx: Real[ArrayInput, " s"] | None = None,
+    sy: Real[ArrayInput, " s"] | None = None,
     dx: Real[ArrayLike, ""] = 1.0,
     dy: Real[ArrayLike, ""] = 1.0,
 ) -> Inexact[Array, "n1 n2 ... s"]:
     """Resample periodic samples ``f`` to ``n1 × n2`` points over the same periods.
 
-    Args:
-        f: samples of one period in x (axis 0) and y (axis 1), without the
-            endpoints; every further axis is a column.
-        n1, n2: static numbers of output points along x and y (≥ 1).
-        sx, sy: optional real shifts, both or neither: evaluate at
-            ``(x + sx_t, y + sy_t)`` for each pair t.  Scalars or 1-D arrays
-            of one length (a length of 1 broadcasts); the output then gets a
-            trailing axis t.
-        dx, dy: sample spacings of ``f`` along x and y.
+    The tensor product of `fft_interp1d`'s trigonometric interpolant, applied
+    one axis at a time (y, then x); interpax's function.  Jittable,
+    vmappable and differentiable w.r.t. ``f``, the shifts and the spacings.
 
-    Returns:
-        Shape ``(n1, n2, *f.shape[2:])``, plus ``(s,)`` with shifts; dtypes
-        and errors as `fft_interp1d`.
+    Parameters
+    ----------
+    f : array_like, shape (nx, ny, ...)
+        Samples of one period in x (axis 0) and y (axis 1), without the
+        endpoints; every further axis is a column.
+    n1, n2 : int
+        Numbers of output points along x and y, static Python ints ``>= 1``.
+    sx, sy : scalar or array_like of shape (s,), optional
+        Real shifts, both or neither: evaluate at ``(x + sx_t, y + sy_t)`` for
+        each pair t.  Of one length, or one of length 1, which broadcasts; the
+        output then gets a trailing axis of length s.
+    dx, dy : scalar, default 1.0
+        Sample spacings of ``f`` along x and y, positive and finite.
+
+    Returns
+    -------
+    y : jax.Array, shape (n1, n2, ...) or (n1, n2, ..., s)
+        The resampled values; dtypes as `fft_interp1d`'s.
+
+    Raises
+    ------
+    ValueError
+        One shift without the other, shifts of different lengths (neither 1),
+        and `fft_interp1d`'s errors per axis.
+    TypeError
+        ``n1`` or ``n2`` not a Python int.
+    NotRealError
+        A shift or spacing not real.
+
+    See Also
+    --------
+    fft_interp1d : One axis, and the interpolant's definition.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> import numpy as np
+    >>> import splines
+    >>> j = jnp.arange(4)
+    >>> f = 2 + jnp.cos(2 * jnp.pi * j / 4)[:, None] * jnp.ones(2)
+    >>> out = splines.fft_interp2d(f, 8, 3)
+    >>> print(out.shape, np.round(np.asarray(out[:3, 0]), 6))
+    (8, 3) [3.       2.707107 2.      ]
     """
     f, sx, sy, dx, dy = lists_to_arrays(f, sx, sy, dx, dy)
     n1, n2 = check_length(n1, "n1"), check_length(n2, "n2")

@@ -8,8 +8,9 @@ queries, found in one lookup per call signature; the data half of the fit
 come as one array, plans its evaluation apart.
 """
 
+from collections.abc import Sequence
 from functools import partial
-from typing import Any, Literal, NamedTuple
+from typing import NamedTuple
 
 import jax
 import numpy as np
@@ -17,6 +18,17 @@ from jaxtyping import Array, ArrayLike, Float, Inexact
 
 from .._utils.dtypes import as_dtype, lists_to_arrays
 from .._utils.eager_cache import memoized
+from .._utils.types import (
+    ArrayInput,
+    BcType,
+    Extrap,
+    GridExtrap,
+    GridMethodName,
+    GridOrders,
+    MethodName,
+    Orders,
+    PerAxis,
+)
 from .evaluate import (
     EvalSpec,
     eval_spec,
@@ -47,9 +59,6 @@ from .scipy_grid import (
     widen_single_points,
 )
 
-Method = Literal["nearest", "linear", "cubic2", "cubic", "catmull-rom", "cardinal", "monotonic",
-                 "monotonic-0", "akima", "makima"]  # fmt: skip
-
 NAMES_1D = ArgumentNames()
 GRID_NAMES = {
     2: ArgumentNames(("xp", "yp"), ("x", "y")),
@@ -58,80 +67,210 @@ GRID_NAMES = {
 
 
 def interp1d(
-    x: Float[ArrayLike, "..."],
-    xp: Float[ArrayLike, " n"],
-    fp: Float[ArrayLike, "*shape"],
-    method: Method = "cubic",
-    derivative: int | tuple[int, ...] = 0,
-    extrap: Any = False,
+    x: Float[ArrayInput, "..."],
+    xp: Float[ArrayInput, " n"],
+    fp: Float[ArrayInput, "*shape"],
+    method: MethodName = "cubic",
+    derivative: Orders = 0,
+    extrap: Extrap = False,
     period: Float[ArrayLike, ""] | None = None,
     even_spacing: bool | None = False,
     *,
-    bc_type: Any = None,
+    bc_type: BcType = None,
     axis: int = 0,
     c: Float[ArrayLike, ""] | None = None,
-    fx: Inexact[ArrayLike, "*shape"] | None = None,
+    fx: Inexact[ArrayInput, "*shape"] | None = None,
 ) -> Inexact[Array, "..."]:
     """Interpolate ``fp`` sampled at knots ``xp`` to query points ``x``.
 
-    Argument order follows `numpy.interp`: queries, knots, values; then interpax's
-    (``method, derivative, extrap, period, even_spacing``, by position or name).
+    Fits a piecewise polynomial through ``(xp, fp)`` and evaluates it, or its
+    derivatives, at ``x``: one jitted program, differentiable w.r.t. ``x``,
+    ``xp``, ``fp`` and the array options, vmappable.  The argument order follows
+    `numpy.interp` (queries, knots, values), then interpax's (``method,
+    derivative, extrap, period, even_spacing``, by position or name).  To
+    evaluate one fit many times, use `Interpolator1D`.
 
-    Args:
-        x: query points, any shape.
-        xp: strictly increasing knots, shape ``(n,)``.
-        fp: values; ``fp.shape[axis] == n``; every other axis is a column.
-        method: ``"nearest"``, ``"linear"``, or a cubic (piecewise cubic
-            Hermite) method: ``"cubic2"`` (C² spline from a tridiagonal
-            solve, as `scipy.interpolate.CubicSpline`), ``"cubic"`` (C¹,
-            mean of the neighbouring secants), ``"catmull-rom"``,
-            ``"cardinal"`` (tension ``c``), ``"monotonic"`` (as
-            `scipy.interpolate.PchipInterpolator`), ``"monotonic-0"`` (the
-            same with zero end slopes), ``"akima"``, ``"makima"`` (as
-            `scipy.interpolate.Akima1DInterpolator`).  See `approx_df`.
-            The default is interpax's, ``"cubic"``; scipy's `CubicSpline` is
-            ``"cubic2"``.
-        bc_type: cubic2 end conditions, as scipy: ``"not-a-knot"`` (default),
-            ``"natural"``, ``"clamped"``, ``"periodic"``, or a pair of ends, each
-            a name or ``(order, value)`` with order 1 or 2.  Values are arrays
-            (one per column, broadcast) and differentiable.
-        derivative: static order of the derivative to evaluate (past the
-            method's degree: zeros), or a tuple of orders, stacked on a new
-            leading axis (one cell search for all).
-        extrap: ``False`` → NaN outside ``[xp[0], xp[-1]]``; ``True`` → extend
-            the end pieces; a number → that fill value; a (below, above) pair of
-            these, as interpax's, e.g. ``(True, 0.0)``.  Periodic data wrap
-            instead: leave ``extrap`` out.
-        period: if given, queries wrap around and cubic2 is periodic.  The
-            closing knot ``xp[0] + period`` may be included, with its value
-            equal to the first (decided by the data, also when traced); knots
-            past it wrap into ``[xp[0], xp[0] + period)`` and are sorted, and
-            knots that then coincide are merged (their values must agree;
-            traced knots cannot merge: NaN).
-            ``bc_type="periodic"`` alone takes the period ``xp[-1] - xp[0]``.
-        even_spacing: the knots are evenly spaced, so a query's piece is one
-            multiply and a floor (plus one correcting step), no search: True
-            (checked when the knots are concrete; traced, a query whose piece
-            that misses is NaN), False (search), None (True when concrete knots
-            are evenly spaced, each within a quarter spacing of its place).
-            ``"nearest"``, whose pieces end between the knots, always searches.
-        axis: the axis of ``fp`` along the knots.
-        c: the tension of ``"cardinal"``, in [0, 1] (default 0, which is
-            Catmull-Rom; 1 gives zero slopes); differentiable.
-        fx: slopes dy/dx at the knots, ``fp``'s shape: with any cubic method
-            they replace the method's (a cubic Hermite spline, as
-            `scipy.interpolate.CubicHermiteSpline`); differentiable.
+    Parameters
+    ----------
+    x : array_like, any shape
+        Query points, real.  NaN queries give NaN.
+    xp : array_like, shape (n,)
+        Knots, real, finite and strictly increasing; ``n >= 2`` (``n >= 1``
+        with a ``period``).
+    fp : array_like, shape (..., n, ...)
+        Values at the knots, real or complex, with ``fp.shape[axis] == n``;
+        every other axis is a column, fitted on its own.
+    method : str, default "cubic"
+        ``"nearest"`` (scipy's: a midpoint takes the left value),
+        ``"linear"``, or one of the piecewise cubic Hermite methods, which
+        differ in the slopes they give the knots (see Notes): ``"cubic2"``
+        (the C² spline of `scipy.interpolate.CubicSpline`), ``"cubic"``
+        (C¹, interpax's default), ``"catmull-rom"``, ``"cardinal"``,
+        ``"monotonic"`` (as `scipy.interpolate.PchipInterpolator`),
+        ``"monotonic-0"`` (the same, zero slopes at both ends), ``"akima"``,
+        ``"makima"`` (as `scipy.interpolate.Akima1DInterpolator`).
+    derivative : int or tuple of int, default 0
+        The order of the derivative to evaluate, static (past the method's
+        degree: zeros); or a tuple of orders, whose results are stacked on a
+        new leading axis (one search for all).
+    extrap : bool, scalar or (below, above) pair, default False
+        Outside ``[xp[0], xp[-1]]``: ``False`` gives NaN, ``True`` extends the
+        end pieces, a number is the fill value; or a ``(below, above)`` pair
+        of these, as interpax's, e.g. ``(True, 0.0)``.  Periodic data wrap
+        instead: leave it ``False``.
+    period : scalar, optional
+        The data are periodic: queries wrap into ``[xp[0], xp[0] + period)``
+        and ``"cubic2"`` takes periodic end conditions.  The closing knot
+        ``xp[0] + period`` may be included, with the first value; knots past
+        it wrap into the period and are sorted, and knots that then coincide
+        are merged (their values must agree; traced knots cannot merge: NaN).
+        ``bc_type="periodic"`` alone takes the period ``xp[-1] - xp[0]``.
+    even_spacing : bool or None, default False
+        The knots are evenly spaced, so a query's piece is found by a multiply
+        and a floor (and one correcting step) instead of a binary search:
+        ``True`` (checked when the knots are concrete; traced, a query whose
+        piece that misses is NaN), ``False`` (search), or ``None`` (``True``
+        when concrete knots are evenly spaced, each within a quarter spacing
+        of its place).  ``"nearest"``, whose pieces end between the knots,
+        always searches.
+    bc_type : str or (start, end) pair, optional
+        End conditions of ``"cubic2"``, as scipy's: ``"not-a-knot"``
+        (default), ``"natural"``, ``"clamped"``, ``"periodic"``, or a pair of
+        ends, each a name or ``(order, value)`` with order 1 or 2.  A value is
+        a scalar or an array of one per column (broadcast), differentiable.
+    axis : int, default 0
+        The axis of ``fp`` along the knots.
+    c : scalar, optional
+        The tension of ``"cardinal"``, in [0, 1]; default 0 (Catmull–Rom),
+        1 gives zero slopes.  Differentiable.
+    fx : array_like, optional
+        Slopes dy/dx at the knots, ``fp``'s shape.  With a cubic method they
+        replace the method's: a cubic Hermite spline, as
+        `scipy.interpolate.CubicHermiteSpline`.  Differentiable.
 
-    Returns:
-        Array of shape ``fp.shape[:axis] + x.shape + fp.shape[axis+1:]`` (with
-        a leading axis of orders when ``derivative`` is a tuple), of dtype
-        ``numpy.result_type(x, xp, fp, fx)`` (at least float32).
+    Returns
+    -------
+    y : jax.Array
+        Shape ``fp.shape[:axis] + x.shape + fp.shape[axis+1:]``, with a leading
+        axis of orders when ``derivative`` is a tuple; dtype
+        ``result_type(x, xp, fp, fx)``, at least float32 (half precision is
+        computed in float32).
 
-    Bad static input raises `ValueError`/`TypeError`.  Bad concrete data
-    (knots not finite and strictly increasing, non-finite ``fp``, merged
-    periodic knots with different values) raise `ValueError`; traced, they
-    make every output and every gradient NaN (see `splines._utils.validate`).
-    NaN queries give NaN.
+    Raises
+    ------
+    ValueError
+        Static problems, when the call is prepared: an unknown ``method``,
+        ``bc_type`` or ``c`` given to a method that does not take it, ``extrap``
+        with a period, shapes that do not match, too few knots, a negative
+        ``derivative``, ``c`` outside [0, 1].  Bad concrete data: knots not
+        finite and strictly increasing, non-finite ``fp``, a ``period`` not
+        positive and finite, merged periodic knots with different values,
+        ``even_spacing=True`` with uneven knots.  The same bad data traced
+        (under `jax.jit`, `jax.vmap` or `jax.grad`) raise nothing: every
+        output and every gradient is NaN (a bad column of ``fp`` poisons only
+        itself).
+    TypeError
+        An option of the wrong type, e.g. a ``derivative`` that is not an int
+        or a tuple of ints, an ``even_spacing`` that is not a bool or None.
+    NotRealError
+        ``x``, ``xp``, ``period`` or ``c`` not real, or a complex fill or end
+        value for real ``fp`` (also a `ValueError` and a `TypeError`).
+
+    See Also
+    --------
+    Interpolator1D : The same interpolant, fitted once.
+    approx_df : The slopes a cubic method gives the knots.
+    interp2d, interp3d, interpn : Tensor products on grids.
+    CubicSpline, PchipInterpolator, Akima1DInterpolator : scipy's classes.
+
+    Notes
+    -----
+    Every cubic method is a piecewise cubic Hermite interpolant: on
+    ``[x_i, x_{i+1}]``, with ``h_i = x_{i+1} − x_i`` and ``t = (x − x_i) / h_i``,
+    ::
+
+        p(x) = (2t³ − 3t² + 1) y_i + (t³ − 2t² + t) h_i s_i
+             + (3t² − 2t³) y_{i+1} + (t³ − t²) h_i s_{i+1},
+
+    so ``p`` is C¹ with the values ``y_i`` and slopes ``s_i`` at the knots.
+    With the secants ``m_i = (y_{i+1} − y_i) / h_i``, the methods' slopes are:
+
+    ``"cubic"``
+        ``s_i = (m_{i−1} + m_i) / 2``, with ``s_0 = m_0`` and
+        ``s_{n−1} = m_{n−2}``.
+    ``"cardinal"``, ``"catmull-rom"``
+        ``s_i = (1 − c) (y_{i+1} − y_{i−1}) / (x_{i+1} − x_{i−1})``, with
+        ``(1 − c) m_0`` and ``(1 − c) m_{n−2}`` at the ends; Catmull–Rom
+        [4]_ is the tension ``c = 0``.
+    ``"cubic2"``
+        The C² cubic spline [1]_: the second derivative is continuous at the
+        interior knots,
+        ::
+
+            h_i s_{i−1} + 2 (h_{i−1} + h_i) s_i + h_{i−1} s_{i+1}
+                = 3 (h_i m_{i−1} + h_{i−1} m_i),
+
+        and the ends close the system: not-a-knot (the third derivative is
+        continuous at ``x_1`` and ``x_{n−2}`` too), natural (``p'' = 0``),
+        clamped (``p' = 0``), ``(order, value)`` (that derivative's value) or
+        periodic (the rows wrap around).  The tridiagonal system is solved by
+        the Thomas algorithm (`tridiagonal_solve`; its rows are diagonally
+        dominant), periodic ones by Sherman–Morrison
+        (`cyclic_tridiagonal_solve`).
+    ``"monotonic"``
+        Fritsch–Carlson [2]_: ``s_i = 0`` where ``m_{i−1}`` and ``m_i`` differ
+        in sign or one is 0, else the weighted harmonic mean of Fritsch and
+        Butland [3]_, ``(w_1 + w_2) / s_i = w_1 / m_{i−1} + w_2 / m_i`` with
+        ``w_1 = 2 h_i + h_{i−1}``, ``w_2 = h_i + 2 h_{i−1}``; at the ends a
+        three-point estimate, limited to keep the shape.  Monotone data give
+        a monotone interpolant, without overshoot.  ``"monotonic-0"`` sets
+        both end slopes to 0.
+    ``"akima"``, ``"makima"``
+        Akima [5]_: ``s_i = (f_1 m_{i−1} + f_2 m_i) / (f_1 + f_2)`` with
+        ``f_1 = |m_{i+1} − m_i|``, ``f_2 = |m_{i−1} − m_{i−2}|`` (makima adds
+        ``|m_{i+1} + m_i| / 2`` and ``|m_{i−1} + m_{i−2}| / 2``, which damps
+        overshoot on flat runs [6]_), two secants extrapolated linearly past
+        each end; where ``f_1 + f_2`` is below 1e-9 of its maximum,
+        ``s_i = (m_{i−2} + m_{i+1}) / 2``, as scipy's.
+
+    Periodic data give every local rule neighbours across the period.  A
+    query on a knot takes the piece that starts there; on the last knot, the
+    data's value exactly.  Complex data: the data-dependent rules
+    (monotonic, Akima) apply to the real and imaginary parts apart.
+
+    References
+    ----------
+    .. [1] C. de Boor, *A Practical Guide to Splines*, Springer, 1978, ch. IV.
+    .. [2] F. N. Fritsch and R. E. Carlson, "Monotone piecewise cubic
+       interpolation", SIAM J. Numer. Anal. 17 (1980), 238–246.
+    .. [3] F. N. Fritsch and J. Butland, "A method for constructing local
+       monotone piecewise cubic interpolants", SIAM J. Sci. Stat. Comput. 5
+       (1984), 300–304.
+    .. [4] E. Catmull and R. Rom, "A class of local interpolating splines",
+       in *Computer Aided Geometric Design*, Academic Press, 1974, 317–326.
+    .. [5] H. Akima, "A new method of interpolation and smooth curve fitting
+       based on local procedures", J. ACM 17 (1970), 589–602.
+    .. [6] C. Moler, "Makima piecewise cubic interpolation", Cleve's Corner
+       (MathWorks blog), 2019.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> import numpy as np
+    >>> import splines
+    >>> xp = jnp.linspace(0.0, 3.0, 4)
+    >>> y = splines.interp1d(jnp.array([0.5, 1.5]), xp, xp**2, method="cubic2")
+    >>> print(np.round(np.asarray(y), 6))
+    [0.25 2.25]
+
+    Several derivative orders at once, and fills outside the knots:
+
+    >>> d = splines.interp1d(1.5, xp, xp**2, method="cubic2", derivative=(1, 2))
+    >>> print(np.round(np.asarray(d), 6))
+    [3. 2.]
+    >>> y = splines.interp1d(jnp.array([-1.0, 4.0]), xp, xp**2, extrap=(True, 0.0))
+    >>> print(np.round(np.asarray(y), 6))
+    [-3.  0.]
     """
     x, xp, fp, period, fx = lists_to_arrays(x, xp, fp, period, fx)
     return _call((x,), (xp,), fp, method, derivative, extrap, (period,), even_spacing, bc_type,
@@ -139,59 +278,110 @@ def interp1d(
 
 
 def interp2d(
-    x: Float[ArrayLike, "..."],
-    y: Float[ArrayLike, "..."],
-    xp: Float[ArrayLike, " nx"],
-    yp: Float[ArrayLike, " ny"],
-    fp: Inexact[ArrayLike, "nx ny *columns"],
-    method: Method = "cubic",
-    derivative: Any = 0,
-    extrap: Any = False,
-    period: Any = None,
-    even_spacing: Any = False,
+    x: Float[ArrayInput, "..."],
+    y: Float[ArrayInput, "..."],
+    xp: Float[ArrayInput, " nx"],
+    yp: Float[ArrayInput, " ny"],
+    fp: Inexact[ArrayInput, "nx ny *columns"],
+    method: MethodName = "cubic",
+    derivative: GridOrders = 0,
+    extrap: GridExtrap = False,
+    period: PerAxis[Float[ArrayLike, ""] | None] = None,
+    even_spacing: PerAxis[bool | None] = False,
     *,
-    bc_type: Any = None,
+    bc_type: BcType = None,
     c: Float[ArrayLike, ""] | None = None,
-    fx: Inexact[ArrayLike, "nx ny *columns"] | None = None,
-    fy: Inexact[ArrayLike, "nx ny *columns"] | None = None,
-    fxy: Inexact[ArrayLike, "nx ny *columns"] | None = None,
+    fx: Inexact[ArrayInput, "nx ny *columns"] | None = None,
+    fy: Inexact[ArrayInput, "nx ny *columns"] | None = None,
+    fxy: Inexact[ArrayInput, "nx ny *columns"] | None = None,
 ) -> Inexact[Array, "..."]:
     """Interpolate ``fp`` on the grid ``xp × yp`` to the points ``(x, y)``.
 
-    A tensor product: the 1-D ``method`` (see `interp1d`) along each axis.
+    A tensor product of the 1-D ``method`` (see `interp1d`) along each axis,
+    fitted and evaluated in one jitted program; differentiable and vmappable
+    as `interp1d`.  To evaluate one fit many times, use `Interpolator2D`.
+
+    Parameters
+    ----------
+    x, y : array_like
+        Query coordinates, real; they broadcast against each other.
+    xp : array_like, shape (nx,)
+        Knots along x, real, finite and strictly increasing.
+    yp : array_like, shape (ny,)
+        Knots along y, likewise.
+    fp : array_like, shape (nx, ny, ...)
+        Values, real or complex; further axes are columns.
+    method : str, default "cubic"
+        As `interp1d`'s.
+    derivative : int, (int, int) or sequence of pairs, default 0
+        Orders ``(along x, along y)``, one int for both, or a sequence of
+        such pairs, whose results are stacked on a new leading axis.
+    extrap : bool, scalar, pair, or one per axis, default False
+        As `interp1d`'s, for every axis (so ``(True, 0.0)`` is one
+        ``(below, above)`` pair for both axes, as interpax reads it), or one
+        per axis, e.g. ``((True, True), (0.0, 1.0))``.  A point outside along
+        both axes takes y's fill.
+    period : scalar, None, or one per axis, optional
+        One for both axes or one per axis, e.g. ``(2 * np.pi, None)``; as
+        `interp1d`'s.
+    even_spacing : bool, None, or one per axis, default False
+        One for both axes or one per axis; as `interp1d`'s.
+    bc_type : str or (start, end) pair, optional
+        ``"cubic2"``'s end conditions on every axis without a period: names,
+        or ``(order, 0)``; the mixed derivatives need zero end values.
+    c : scalar, optional
+        ``"cardinal"``'s tension, in [0, 1].
+    fx, fy, fxy : array_like, optional
+        Derivatives ∂f/∂x, ∂f/∂y, ∂²f/∂x∂y at the knots, ``fp``'s shape, that
+        replace the method's; those not given come from the method.
+
+    Returns
+    -------
+    z : jax.Array
+        Shape ``broadcast(x, y).shape + fp.shape[2:]``, with a leading axis
+        of results when ``derivative`` is a sequence of pairs; dtype
+        ``result_type(x, y, xp, yp, fp, fx, fy, fxy)``, at least float32.
+
+    Raises
+    ------
+    ValueError
+        As `interp1d`'s, per axis; also ``bc_type`` with non-zero end values,
+        or with a period on both axes.  Bad traced data give NaN values and
+        gradients instead.
+    TypeError
+        An option of the wrong type, as `interp1d`'s.
+    NotRealError
+        A coordinate, knot, period or tension that is not real.
+
+    See Also
+    --------
+    interp1d : The 1-D methods, their slopes and options.
+    Interpolator2D : The same interpolant, fitted once.
+    interpn : Any number of dimensions, scipy's conventions.
+
+    Notes
+    -----
     For the methods linear in the data (``"cubic2"``, ``"cubic"``,
-    ``"catmull-rom"``, ``"cardinal"``) that is the 1-D interpolant along x,
-    then along y, at the point; ``"linear"`` and ``"nearest"`` are
-    `scipy.interpolate.RegularGridInterpolator`'s; the data-dependent
-    ``"monotonic"``, ``"akima"``, ``"makima"`` take slopes and the mixed
+    ``"catmull-rom"``, ``"cardinal"``) the result is the 1-D interpolant
+    along x, then along y, at the point: the cell's bicubic Hermite patch
+    from the values and the slopes ``fx``, ``fy``, ``fxy`` at its four
+    corners.  ``"linear"`` and ``"nearest"`` are
+    `scipy.interpolate.RegularGridInterpolator`'s.  The data-dependent
+    ``"monotonic"``, ``"akima"``, ``"makima"`` take the slopes and the mixed
     derivative from their 1-D rule along each axis in turn, as interpax.
 
-    Args:
-        x, y: query coordinates; they broadcast against each other.
-        xp, yp: strictly increasing knots of each axis.
-        fp: values, shape ``(len(xp), len(yp), *columns)``.
-        method: as `interp1d`.
-        derivative: orders ``(along x, along y)``, one int for both, or a
-            sequence of such pairs, stacked on a new leading axis.
-        extrap: as `interp1d`'s, for every axis (so ``(True, 0.0)`` is one
-            (below, above) pair for both, as interpax reads it), or one per
-            axis, e.g. ``((True, True), (0.0, 1.0))``; a point outside along
-            both axes takes y's fill.
-        period: one for both axes or one per axis, e.g. ``(2 * pi, None)``;
-            as `interp1d`'s.
-        even_spacing: one for both axes or one per axis; as `interp1d`'s.
-        bc_type: ``"cubic2"``'s end conditions, on every axis without a period:
-            names or ``(order, 0)`` (the mixed derivatives need homogeneous ends).
-        c: ``"cardinal"``'s tension.
-        fx, fy, fxy: derivatives at the knots (``fp``'s shape) that replace the
-            method's; those not given come from the method.
-
-    Returns:
-        Shape ``broadcast(x, y).shape + columns`` (with a leading axis of
-        derivatives when ``derivative`` is a sequence of pairs), dtype
-        ``result_type(x, y, xp, yp, fp, fx, fy, fxy)`` (at least float32).
-
-    Errors and invalid data as `interp1d`.
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> import numpy as np
+    >>> import splines
+    >>> xp, yp = jnp.arange(3.0), jnp.arange(4.0)
+    >>> fp = xp[:, None] + 2 * yp[None, :]
+    >>> z = splines.interp2d(jnp.array([0.5, 1.25]), jnp.array([1.5, 2.0]), xp, yp, fp)
+    >>> print(np.round(np.asarray(z), 6))
+    [3.5  5.25]
+    >>> print(np.round(np.asarray(splines.interp2d(0.5, 1.5, xp, yp, fp, derivative=(0, 1))), 6))
+    2.0
     """
     given = {1: fx, 2: fy, 3: fxy}
     return interp_grid((x, y), (xp, yp), fp, method, derivative, extrap, period, even_spacing,
@@ -199,34 +389,100 @@ def interp2d(
 
 
 def interp3d(
-    x: Float[ArrayLike, "..."],
-    y: Float[ArrayLike, "..."],
-    z: Float[ArrayLike, "..."],
-    xp: Float[ArrayLike, " nx"],
-    yp: Float[ArrayLike, " ny"],
-    zp: Float[ArrayLike, " nz"],
-    fp: Inexact[ArrayLike, "nx ny nz *columns"],
-    method: Method = "cubic",
-    derivative: Any = 0,
-    extrap: Any = False,
-    period: Any = None,
-    even_spacing: Any = False,
+    x: Float[ArrayInput, "..."],
+    y: Float[ArrayInput, "..."],
+    z: Float[ArrayInput, "..."],
+    xp: Float[ArrayInput, " nx"],
+    yp: Float[ArrayInput, " ny"],
+    zp: Float[ArrayInput, " nz"],
+    fp: Inexact[ArrayInput, "nx ny nz *columns"],
+    method: MethodName = "cubic",
+    derivative: GridOrders = 0,
+    extrap: GridExtrap = False,
+    period: PerAxis[Float[ArrayLike, ""] | None] = None,
+    even_spacing: PerAxis[bool | None] = False,
     *,
-    bc_type: Any = None,
+    bc_type: BcType = None,
     c: Float[ArrayLike, ""] | None = None,
-    fx: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
-    fy: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
-    fz: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
-    fxy: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
-    fxz: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
-    fyz: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
-    fxyz: Inexact[ArrayLike, "nx ny nz *columns"] | None = None,
+    fx: Inexact[ArrayInput, "nx ny nz *columns"] | None = None,
+    fy: Inexact[ArrayInput, "nx ny nz *columns"] | None = None,
+    fz: Inexact[ArrayInput, "nx ny nz *columns"] | None = None,
+    fxy: Inexact[ArrayInput, "nx ny nz *columns"] | None = None,
+    fxz: Inexact[ArrayInput, "nx ny nz *columns"] | None = None,
+    fyz: Inexact[ArrayInput, "nx ny nz *columns"] | None = None,
+    fxyz: Inexact[ArrayInput, "nx ny nz *columns"] | None = None,
 ) -> Inexact[Array, "..."]:
     """Interpolate ``fp`` on the grid ``xp × yp × zp`` to the points ``(x, y, z)``.
 
-    As `interp2d`, with a third axis: ``derivative`` orders are triples,
-    per-axis ``extrap``/``period``/``even_spacing`` have three entries, and the given
-    derivatives are ``fx, fy, fz, fxy, fxz, fyz, fxyz``.
+    As `interp2d`, with a third axis: a tensor product of the 1-D ``method``
+    along each axis, fitted and evaluated in one jitted program.  To
+    evaluate one fit many times, use `Interpolator3D`.
+
+    Parameters
+    ----------
+    x, y, z : array_like
+        Query coordinates, real; they broadcast against each other.
+    xp : array_like, shape (nx,)
+        Knots along x, real, finite and strictly increasing.
+    yp : array_like, shape (ny,)
+        Knots along y, likewise.
+    zp : array_like, shape (nz,)
+        Knots along z, likewise.
+    fp : array_like, shape (nx, ny, nz, ...)
+        Values, real or complex; further axes are columns.
+    method : str, default "cubic"
+        As `interp1d`'s.
+    derivative : int, (int, int, int) or sequence of triples, default 0
+        Orders ``(along x, along y, along z)``, one int for all, or a
+        sequence of such triples, whose results are stacked on a new leading
+        axis.
+    extrap : bool, scalar, pair, or one per axis, default False
+        As `interp2d`'s, with three entries when given per axis.
+    period : scalar, None, or one per axis, optional
+        One for all axes or one per axis; as `interp1d`'s.
+    even_spacing : bool, None, or one per axis, default False
+        One for all axes or one per axis; as `interp1d`'s.
+    bc_type : str or (start, end) pair, optional
+        ``"cubic2"``'s end conditions on every axis without a period, with
+        zero values (as `interp2d`'s).
+    c : scalar, optional
+        ``"cardinal"``'s tension, in [0, 1].
+    fx, fy, fz, fxy, fxz, fyz, fxyz : array_like, optional
+        Derivatives at the knots (∂f/∂x, …, ∂³f/∂x∂y∂z), ``fp``'s shape, that
+        replace the method's; those not given come from the method.
+
+    Returns
+    -------
+    w : jax.Array
+        Shape ``broadcast(x, y, z).shape + fp.shape[3:]``, with a leading axis
+        of results when ``derivative`` is a sequence of triples; dtype
+        ``result_type`` of every array argument, at least float32.
+
+    Raises
+    ------
+    ValueError
+        As `interp2d`'s.  Bad traced data give NaN values and gradients.
+    TypeError
+        An option of the wrong type, as `interp1d`'s.
+    NotRealError
+        A coordinate, knot, period or tension that is not real.
+
+    See Also
+    --------
+    interp1d : The 1-D methods, their slopes and options.
+    Interpolator3D : The same interpolant, fitted once.
+    interpn : Any number of dimensions, scipy's conventions.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> import numpy as np
+    >>> import splines
+    >>> xp, yp, zp = jnp.arange(3.0), jnp.arange(4.0), jnp.arange(2.0)
+    >>> fp = xp[:, None, None] + 2 * yp[None, :, None] + 3 * zp[None, None, :]
+    >>> w = splines.interp3d(0.5, 1.5, 0.5, xp, yp, zp, fp, method="linear")
+    >>> print(f"{float(w):.6f}")
+    5.000000
     """
     given = {1: fx, 2: fy, 4: fz, 3: fxy, 5: fxz, 6: fyz, 7: fxyz}
     return interp_grid((x, y, z), (xp, yp, zp), fp, method, derivative, extrap, period,
@@ -234,55 +490,106 @@ def interp3d(
 
 
 def interpn(
-    points: tuple,
-    values: Inexact[ArrayLike, "*grid_and_columns"],
-    xi: Any,
-    method: str = "linear",
+    points: Sequence[Float[ArrayInput, " n"]],
+    values: Inexact[ArrayInput, "*grid_and_columns"],
+    xi: Float[ArrayInput, "... d"],
+    method: GridMethodName = "linear",
     bounds_error: bool = True,
-    fill_value: Any = np.nan,
+    fill_value: Inexact[ArrayLike, ""] | None = np.nan,
     *,
-    period: Any = None,
-    derivative: Any = 0,
-    bc_type: Any = None,
+    period: PerAxis[Float[ArrayLike, ""] | None] = None,
+    derivative: GridOrders = 0,
+    bc_type: BcType = None,
     c: Float[ArrayLike, ""] | None = None,
 ) -> Inexact[Array, "..."]:
     """Interpolate on a regular grid of any number of dimensions, as `scipy.interpolate.interpn`.
 
-    Args:
-        points: d strictly ascending (or, concrete, strictly descending) 1-D
-            arrays of knots, one per axis.
-        values: shape ``(len(points[0]), …, len(points[d-1]), *columns)``.
-        xi: the points, shape ``(..., d)``, or a tuple of d arrays that
-            broadcast against each other.
-        method: scipy's ``"linear"`` (default), ``"nearest"``, ``"slinear"``
-            (linear), ``"cubic"`` and ``"cubic_legacy"`` (both the exact
-            not-a-knot tensor-product spline, our ``"cubic2"``; scipy's
-            ``"cubic"`` solves for it iteratively, to about 1e-3), or one of
-            our methods (`interp1d`; ``"cubic"`` here is scipy's).
-        bounds_error: raise `ValueError` for a concrete point outside the
-            grid on an axis without a period (traced points there give NaN).
-        fill_value: the value outside the grid when ``bounds_error`` is
-            False; ``None`` extrapolates the end pieces.
-        period: one per axis or one for all (None: not periodic), as
-            `interp1d`'s; a periodic axis wraps and is never outside.
-        derivative: orders per axis (one int for all, a tuple of d, or a
-            sequence of such tuples, stacked on a new leading axis): scipy's
-            ``nu`` of `RegularGridInterpolator.__call__`.
-        bc_type: ``"cubic2"``'s end conditions with zero values (see `interp2d`);
-            a pair's first end is at the smallest point of each axis, also
-            when the points are given descending.
-        c: ``"cardinal"``'s tension.
+    A tensor product of a 1-D method along each axis (see `interp1d`), fitted
+    and evaluated in one call; differentiable w.r.t. ``points``, ``values``
+    and ``xi``, jittable and vmappable.  To evaluate one fit many times, use
+    `RegularGridInterpolator`.
 
-    Returns:
-        Shape ``xi.shape[:-1] + columns`` (with a leading axis of results when
-        ``derivative`` is a sequence of tuples), dtype ``result_type(points,
-        values, xi)`` (at least float32).  Differentiable in ``points``,
-        ``values`` and ``xi``; jittable and vmappable.
+    Parameters
+    ----------
+    points : tuple of d array_like, each of shape (n_a,)
+        The grid's knots per axis, real, finite and strictly ascending (or,
+        when concrete, strictly descending: reversed with the values).  An
+        axis of one point is scipy's: the data are constant along it.
+    values : array_like, shape (n_0, ..., n_{d-1}, ...)
+        The values on the grid, real or complex; further axes are columns.
+    xi : array_like, shape (..., d), or tuple of d array_like
+        The points to interpolate at, or their d coordinate arrays, which
+        broadcast against each other; a flat array of m·d numbers is read as
+        m points, as scipy reads it.
+    method : str, default "linear"
+        scipy's ``"linear"``, ``"nearest"``, ``"slinear"`` (linear),
+        ``"cubic"`` and ``"cubic_legacy"`` (both the exact not-a-knot
+        tensor-product spline, our ``"cubic2"``; scipy's ``"cubic"`` solves
+        for it iteratively, to about 1e-3), or one of our methods (see
+        `interp1d`; ``"cubic"`` here means scipy's).  scipy's ``"pchip"`` and
+        the quintics are not available (`ValueError`).
+    bounds_error : bool, default True
+        Raise for a concrete point outside the grid on an axis without a
+        period; traced points there give NaN.
+    fill_value : scalar or None, default nan
+        The value outside the grid when ``bounds_error`` is False; ``None``
+        extends the end pieces.
+    period : scalar, None, or one per axis, optional
+        One for all axes or one per axis (None: not periodic), as
+        `interp1d`'s; a periodic axis wraps and is never outside.
+    derivative : int, tuple of d ints, or sequence of such tuples, default 0
+        Orders per axis: one int for all, a tuple of d (scipy's ``nu`` of
+        `RegularGridInterpolator`), or a sequence of such tuples, whose
+        results are stacked on a new leading axis.
+    bc_type : str or (start, end) pair, optional
+        ``"cubic2"``'s end conditions with zero values (see `interp2d`); a
+        pair's first end is at the smallest point of each axis, also when the
+        points are given descending.
+    c : scalar, optional
+        ``"cardinal"``'s tension, in [0, 1].
 
+    Returns
+    -------
+    y : jax.Array
+        Shape ``xi.shape[:-1] + values.shape[d:]``, with a leading axis of
+        results when ``derivative`` is a sequence of tuples; dtype
+        ``result_type(points, values, xi)``, at least float32.
+
+    Raises
+    ------
+    ValueError
+        A point outside the grid with ``bounds_error`` (concrete points
+        only), an unknown or unavailable ``method``, shapes that do not
+        match, points neither ascending nor descending, a complex
+        ``fill_value`` for real values, and `interp1d`'s checks per axis.
+        Bad traced data give NaN values and gradients instead.
+    TypeError
+        ``points`` not a tuple or list, ``bounds_error`` not a bool.
+    NotRealError
+        Points, ``xi``, a period or the tension not real.
+
+    See Also
+    --------
+    RegularGridInterpolator : The same interpolant, fitted once.
+    interp2d, interp3d : interpax's argument names for d = 2, 3.
+
+    Notes
+    -----
     Each point reads its cell's node data: 2^d numbers for linear, 4^d for the
     cubics (values and every mixed slope at 2^d corners), summed one axis at a
     time.  Memory grows as points × 4^d: in d = 6, 10^4 points gather 4096
-    numbers each (330 MB in f64); evaluate such batches in chunks.
+    numbers each (330 MB in float64); evaluate such batches in chunks.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> import numpy as np
+    >>> import splines
+    >>> x, y = jnp.arange(3.0), jnp.arange(4.0)
+    >>> values = x[:, None] + 2 * y[None, :]
+    >>> out = splines.interpn((x, y), values, jnp.array([[0.5, 1.5], [1.25, 2.0]]))
+    >>> print(np.round(np.asarray(out), 6))
+    [3.5  5.25]
     """
     points, values = points_and_values(points, values)
     periods = per_axis(period, len(points), "period")

@@ -53,8 +53,8 @@ from .options import parse_bc_type, per_axis
 class ArgumentNames(NamedTuple):
     """What the caller calls the arguments, for error messages."""
 
-    knots: tuple = ("xp",)  # per axis
-    queries: tuple = ("x",)  # per axis
+    knots: tuple[str, ...] = ("xp",)  # per axis
+    queries: tuple[str, ...] = ("x",)  # per axis
     values: str = "fp"
     slopes: str = "fx"  # 1-D given slopes (scipy's `CubicHermiteSpline` calls them `dydx`)
 

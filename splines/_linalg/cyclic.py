@@ -33,35 +33,94 @@ depend on it and no derivative flows through it.
 
 import jax
 import jax.numpy as jnp
-from jaxtyping import Array, ArrayLike, Float
+from jaxtyping import Array, Float
 
 from .._utils.dtypes import lists_to_arrays, promote_inexact
+from .._utils.types import ArrayInput
 from .tridiagonal import check_pivoting, tridiagonal_solve
 
 
 def cyclic_tridiagonal_solve(
-    lower: Float[ArrayLike, "*#batch n"],
-    diag: Float[ArrayLike, "*#batch n"],
-    upper: Float[ArrayLike, "*#batch n"],
-    rhs: Float[ArrayLike, "*#batch n"],
+    lower: Float[ArrayInput, "*#batch n"],
+    diag: Float[ArrayInput, "*#batch n"],
+    upper: Float[ArrayInput, "*#batch n"],
+    rhs: Float[ArrayInput, "*#batch n"],
     *,
     pivoting: bool = True,
 ) -> Float[Array, "*batch n"]:
-    """Solve ``A x = rhs`` for a cyclic tridiagonal A along the last axis.
+    """Solve ``A x = rhs`` for a cyclic (periodic) tridiagonal A along the last axis.
 
-    ``lower[..., i] = A[i, i-1]`` and ``upper[..., i] = A[i, i+1]`` with
-    indices taken modulo n, so ``lower[..., 0] = A[0, n-1]`` and
-    ``upper[..., n-1] = A[n-1, 0]``.  For n = 2 both entries that land on the
-    same matrix element add up.  Needs n ≥ 2; leading dimensions broadcast.
+    Sherman–Morrison around one call of `tridiagonal_solve` (with two
+    right-hand sides); jittable, vmappable and differentiable w.r.t. all four
+    arguments, as it is.
 
-    Sherman–Morrison around one tridiagonal solve (two right-hand sides) of a
-    matrix T that differs from A in two diagonal entries; ``pivoting`` is
-    passed to that solve (see `tridiagonal_solve`).  ``pivoting=True``
-    (default) solves T with partial pivoting as LAPACK ``gtsv``: A need not be
-    diagonally dominant, and a zero ``diag[0]`` is fine.  ``pivoting=False``
-    solves T by the Thomas algorithm: for diagonally dominant A (T is then
-    dominant too); a zero pivot gives inf/NaN.  A singular A gives inf/NaN.
-    ``pivoting`` must be a Python bool.
+    Parameters
+    ----------
+    lower : array_like, shape (..., n)
+        ``lower[..., i] = A[i, i−1]``, indices modulo n: ``lower[..., 0]`` is
+        the corner ``A[0, n−1]``.  Note the length n and the indexing, which
+        differ from `tridiagonal_solve`'s ``lower``.
+    diag : array_like, shape (..., n)
+        The diagonal, ``diag[..., i] = A[i, i]``.
+    upper : array_like, shape (..., n)
+        ``upper[..., i] = A[i, i+1]``, indices modulo n: ``upper[..., n−1]``
+        is the corner ``A[n−1, 0]``.  For n = 2 the two entries that land on
+        one matrix element add up.
+    rhs : array_like, shape (..., n)
+        The right-hand side.  Leading (batch) dimensions of all four
+        broadcast.
+    pivoting : bool, default True
+        A Python bool, passed to the tridiagonal solve (see
+        `tridiagonal_solve`).  ``True``: partial pivoting as LAPACK ``gtsv``,
+        so A need not be diagonally dominant, and a zero ``diag[0]`` is
+        fine.  ``False``: the Thomas algorithm, for diagonally dominant A (T
+        below is then dominant too); a zero pivot gives inf/NaN.
+
+    Returns
+    -------
+    x : jax.Array, shape (..., n)
+        The solution, in the common floating dtype of the arguments.
+
+    Raises
+    ------
+    ValueError
+        ``n < 2``, or last-axis lengths that differ.  A singular A raises
+        nothing: it gives inf/NaN.
+    TypeError
+        ``pivoting`` not a Python bool.
+
+    See Also
+    --------
+    tridiagonal_solve : The non-cyclic solve.
+
+    Notes
+    -----
+    A is split as ``A = T + u vᵀ`` with T tridiagonal,
+    ``u = (γ, 0, …, 0, α)ᵀ``, ``v = (1, 0, …, 0, β/γ)ᵀ``, where
+    ``α = A[n−1, 0]`` and ``β = A[0, n−1]``: T is A's tridiagonal part with
+    ``T[0, 0] = diag[0] − γ`` and ``T[n−1, n−1] = diag[n−1] − αβ/γ``.  With
+    ``T y = rhs`` and ``T z = u`` solved together, the Sherman–Morrison
+    formula gives
+    ::
+
+        x = y − z (v·y) / (1 + v·z).
+
+    Any γ ≠ 0 gives the same x in exact arithmetic.  Numerical Recipes
+    (§2.7) takes ``γ = −diag[0]``, which fails when ``diag[0] = 0``; here
+    ``γ = −s · max(|diag[0]|, |α|, |β|)`` with ``s`` the sign of ``diag[0]``
+    (1 when it is 0; ``γ = −1`` when all three are 0), which is never 0 and
+    keeps T diagonally dominant when A is.  No derivative flows
+    through γ: x does not depend on it.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> import numpy as np
+    >>> import splines
+    >>> ones = jnp.ones(4)
+    >>> x = splines.cyclic_tridiagonal_solve(ones, 4 * ones, ones, jnp.array([6.0, 6, 6, 6]))
+    >>> print(np.round(np.asarray(x), 6))
+    [1. 1. 1. 1.]
     """
     check_pivoting(pivoting)
     lower, diag, upper, rhs = promote_inexact(*lists_to_arrays(lower, diag, upper, rhs))

@@ -40,9 +40,10 @@ import jax
 import jax.numpy as jnp
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
-from jaxtyping import Array, ArrayLike, Float
+from jaxtyping import Array, Float
 
 from .._utils.dtypes import lists_to_arrays, promote_inexact
+from .._utils.types import ArrayInput
 from .._utils.variance import varying_alike
 from .kernels import DEFAULT_KERNELS, PLATFORM_KERNELS, kernels_for
 from .operators import bands_and_rhs
@@ -54,37 +55,96 @@ tridiagonal_solve_p = Primitive("splines_tridiagonal_solve")
 
 
 def tridiagonal_solve(
-    lower: Union[Float[ArrayLike, "*#batch n-1"], "lineax.AbstractLinearOperator"],
-    diag: Float[ArrayLike, "*#batch n"] | None = None,
-    upper: Float[ArrayLike, "*#batch n-1"] | None = None,
-    rhs: Float[ArrayLike, "*#batch n"] | None = None,
+    lower: Union[Float[ArrayInput, "*#batch n-1"], "lineax.AbstractLinearOperator"],
+    diag: Float[ArrayInput, "*#batch n"] | None = None,
+    upper: Float[ArrayInput, "*#batch n-1"] | None = None,
+    rhs: Float[ArrayInput, "*#batch n"] | None = None,
     *,
     pivoting: bool = True,
 ) -> Float[Array, "*batch n"]:
     """Solve the tridiagonal system ``A x = rhs`` along the last axis.
 
-    ``lower[..., i] = A[i+1, i]``, ``diag[..., i] = A[i, i]``,
-    ``upper[..., i] = A[i, i+1]``.  Leading dimensions broadcast (numpy rules).
+    A JAX primitive without host callbacks: jittable, vmappable (a batch is
+    more lanes of one kernel, never a loop over systems) and differentiable
+    w.r.t. all four arguments, forward and reverse, to any order, with
+    either ``pivoting``.  One kernel per platform: a scan on CPUs, one
+    device call (cuSPARSE or a Pallas kernel) on GPUs.
 
-    Or ``tridiagonal_solve(operator, rhs)`` with a tridiagonal lineax operator
-    (``lineax.TridiagonalLinearOperator``, or any that ``lineax.is_tridiagonal``
-    accepts): its bands, by lineax's convention — the same as ours — with
-    ``rhs`` of shape ``(..., n)``.  No lineax wrapper, so no host callbacks
-    (`splines._lineax`).
+    Also ``tridiagonal_solve(operator, rhs)`` with a tridiagonal lineax
+    operator (``lineax.TridiagonalLinearOperator``, or any that
+    ``lineax.is_tridiagonal`` accepts): its bands, by lineax's convention,
+    the same as ours.  This skips `lineax.linear_solve`'s wrapper and its
+    error check, whose host callbacks a program cannot be exported with (see
+    `Tridiagonal` to keep lineax's interface).
 
-    ``pivoting=True`` (default): Gaussian elimination with partial pivoting
-    (row interchanges as LAPACK ``gtsv``); solves any nonsingular system with
-    gtsv's backward stability.  A singular matrix (an exactly zero pivot)
-    gives inf/NaN.
+    Parameters
+    ----------
+    lower : array_like, shape (..., n - 1), or lineax operator
+        The subdiagonal, ``lower[..., i] = A[i+1, i]``; or a tridiagonal
+        lineax operator on vectors of shape (n,).
+    diag : array_like, shape (..., n)
+        The diagonal, ``diag[..., i] = A[i, i]``; with an operator, ``rhs``
+        may come here (positionally).
+    upper : array_like, shape (..., n - 1)
+        The superdiagonal, ``upper[..., i] = A[i, i+1]``; not given with an
+        operator.
+    rhs : array_like, shape (..., n)
+        The right-hand side.  The leading (batch) dimensions of all four
+        broadcast (numpy's rules); bands shared by several right-hand sides
+        are eliminated once.
+    pivoting : bool, default True
+        A Python bool, which selects the kernel.  ``True``: Gaussian
+        elimination with partial pivoting (row interchanges as LAPACK
+        ``gtsv``), backward stable for any nonsingular system.  ``False``:
+        the Thomas algorithm, faster; exact to rounding for diagonally
+        dominant systems (by rows or by columns), but a zero or tiny pivot,
+        which a nonsingular non-dominant matrix can have, gives inf/NaN or a
+        wrong answer: use it only for systems known to be dominant.
 
-    ``pivoting=False``: the Thomas algorithm, faster; exact to rounding for
-    diagonally dominant systems (by rows or by columns), but a zero or tiny
-    pivot — which a nonsingular, non-dominant matrix can have — gives inf/NaN
-    or a wrong answer.  Use it only for systems known to be dominant.
+    Returns
+    -------
+    x : jax.Array, shape (..., n)
+        The solution, in the common floating dtype of the arguments
+        (integers become the default float); the batch shape is the
+        broadcast one.
 
-    ``pivoting`` must be a Python bool (it selects the compiled kernel).
-    Differentiable w.r.t. all four arguments (forward and reverse, any order)
-    and vmappable, with either setting.
+    Raises
+    ------
+    ValueError
+        Last-axis lengths that do not match (``n`` for ``diag`` and ``rhs``,
+        ``n − 1`` for the bands, ``n >= 1``), batch shapes that do not
+        broadcast, a lineax operator that is not tridiagonal.  A singular
+        matrix raises nothing: an exactly zero pivot gives inf/NaN.
+    TypeError
+        ``pivoting`` not a Python bool; arguments that fit neither call form.
+
+    See Also
+    --------
+    cyclic_tridiagonal_solve : Periodic (cyclic) tridiagonal systems.
+    Tridiagonal : A lineax solver on this primitive.
+
+    Notes
+    -----
+    The Thomas algorithm is Gaussian elimination without pivoting on the
+    three bands: a forward sweep ``c'_i = upper_i / (diag_i − lower_{i−1}
+    c'_{i−1})`` and ``d'_i = (rhs_i − lower_{i−1} d'_{i−1}) / (diag_i −
+    lower_{i−1} c'_{i−1})``, then back substitution ``x_i = d'_i − c'_i
+    x_{i+1}``: O(n) operations.  Derivatives take one more solve with the
+    same matrix: ``x' = A⁻¹ (rhs' − A' x)`` forward, and ``rhs̄ = A⁻ᵀ x̄``
+    (a solve with ``lower`` and ``upper`` swapped) in reverse.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> import numpy as np
+    >>> import splines
+    >>> lower, upper = jnp.array([1.0, 1.0]), jnp.array([1.0, 1.0])
+    >>> diag, rhs = jnp.array([2.0, 2.0, 2.0]), jnp.array([3.0, 4.0, 3.0])
+    >>> print(np.round(np.asarray(splines.tridiagonal_solve(lower, diag, upper, rhs)), 6))
+    [1. 1. 1.]
+    >>> x = splines.tridiagonal_solve(lower, diag, upper, rhs, pivoting=False)
+    >>> print(np.round(np.asarray(x), 6))
+    [1. 1. 1.]
     """
     check_pivoting(pivoting)
     lower, diag, upper, rhs = bands_and_rhs(lower, diag, upper, rhs)

@@ -17,7 +17,7 @@ pieces of `derivative` and `antiderivative`.
 
 import functools
 import math
-from typing import Any
+from typing import Literal, overload
 
 import equinox as eqx
 import jax
@@ -37,6 +37,7 @@ from .._pieces.calculus import antiderivative_pieces, derivative_pieces, integra
 from .._utils.columns import normalize_axis
 from .._utils.dtypes import as_dtype, constant, data_dtypes, lists_to_arrays, warn_if_x64_disabled
 from .._utils.methods import plain_method
+from .._utils.types import ArrayInput, BSplineLike, Extrapolate, Orders
 from .._utils.validate import is_concrete, knots_are_valid, poison
 from .bspline import bspline_pieces
 from .checks import (
@@ -54,38 +55,153 @@ PERIODIC = "periodic"
 
 
 class AbstractPPoly(eqx.Module):
-    """A piecewise polynomial with scipy's `PPoly` interface (see `PPoly`).
+    """A piecewise polynomial with scipy's `PPoly` interface: the base of the scipy classes.
 
-    Fields are the internal form: ascending ``breaks``, ``coefficients``
-    ``(m, k, d+1)`` in ascending powers of each piece's local coordinate, and
-    ``end``, the values at the last break (a fit's data there; otherwise the
-    last piece's sum: `_interpolate.evaluate.at_last_break`).
+    `PPoly`, `CubicSpline`, `CubicHermiteSpline`, `PchipInterpolator` and
+    `Akima1DInterpolator` are all instances, with its methods: evaluation
+    and derivatives (``__call__``), `derivative`, `antiderivative`,
+    `integrate`, `solve`, `roots`, `extend`, and scipy's attributes ``x`` and
+    ``c``.  Use it for ``isinstance`` checks and type annotations; build
+    instances with those classes.  An equinox module: `jax.jit`, `jax.vmap`
+    and `jax.grad` go through it.
+
+    Parameters
+    ----------
+    breaks : jax.Array, shape (m + 1,)
+        The breakpoints, strictly ascending (descending ones held as ``−x``).
+    coefficients : jax.Array, shape (m, k, d + 1)
+        Per piece and column (k columns), the degree-d polynomial in
+        ascending powers of the piece's local coordinate
+        ``t = (x − breaks[i]) / (breaks[i+1] − breaks[i])``.
+    end : jax.Array, shape (k,)
+        The values at the last break (a fit's data there, else the last
+        piece's sum at ``t = 1``).
+    extrapolate : bool or "periodic"
+        The default of every method's ``extrapolate``.
+    axis : int
+        The interpolation axis of scipy's ``c`` and of the values.
+    column_shape : tuple of int
+        The values' shape without ``axis``.
+    descending : bool
+        scipy's breakpoints ``x`` descend (``breaks`` is then ``−x``).
+
+    See Also
+    --------
+    PPoly : Build one from scipy's coefficients ``c`` and breakpoints ``x``.
+
+    Notes
+    -----
+    The fields are the internal form, the one every fit and evaluation of the
+    package shares: coefficients in local coordinates stay the size of the
+    values whatever the breakpoints' scale.  scipy's layout, ``c`` of shape
+    ``(k+1, m, ...)`` with the highest power of ``x − x[i]`` first, is made
+    when ``c`` is read.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> import splines
+    >>> x = jnp.linspace(0.0, 3.0, 4)
+    >>> isinstance(splines.CubicSpline(x, x**2), splines.AbstractPPoly)
+    True
     """
 
     breaks: Float[Array, " m+1"]
     coefficients: Inexact[Array, "m k d+1"]
     end: Inexact[Array, " k"]
-    extrapolate: Any = eqx.field(static=True)  # True, False or "periodic"
+    extrapolate: bool | Literal["periodic"] = eqx.field(static=True)
     axis: int = eqx.field(static=True)
-    column_shape: tuple = eqx.field(static=True)  # the values' shape without `axis`
+    column_shape: tuple[int, ...] = eqx.field(static=True)  # the values' shape without `axis`
     descending: bool = eqx.field(static=True)  # scipy's breakpoints run downwards
 
     @property
     def x(self) -> Float[Array, " m+1"]:
-        """Breakpoints, in the order given (scipy's ``x``)."""
+        """The breakpoints, in the order given: scipy's ``x``, shape (m + 1,).
+
+        Examples
+        --------
+        >>> import jax.numpy as jnp
+        >>> import numpy as np
+        >>> import splines
+        >>> p = splines.PPoly(jnp.ones((1, 2)), jnp.array([2.0, 1.0, 0.0]))
+        >>> print(np.asarray(p.x))
+        [2. 1. 0.]
+        """
         return -self.breaks if self.descending else self.breaks
 
     @property
     def c(self) -> Inexact[Array, "k+1 m *columns"]:
-        """scipy's coefficients: ``(k+1, m, ...)``, highest power of ``x − x[i]`` first."""
+        """scipy's coefficients, shape (k + 1, m, ...): the highest power of ``x − x[i]`` first.
+
+        ``c[p, i, ...]`` multiplies ``(x − x[i])^(k−p)`` on interval i; the
+        trailing axes are the values' shape without ``axis``.  Converted from
+        the internal form on each read (differentiable).
+
+        Examples
+        --------
+        >>> import jax.numpy as jnp
+        >>> import numpy as np
+        >>> import splines
+        >>> x = jnp.linspace(0.0, 3.0, 4)
+        >>> spline = splines.CubicSpline(x, x**2)
+        >>> print(np.round(np.asarray(spline.c[:, 1]), 6) + 0.0)
+        [0. 1. 2. 1.]
+        """
         c, _ = _to_scipy(self.breaks, self.coefficients, self.descending)
         return jnp.reshape(c, c.shape[:2] + self.column_shape)
 
     def __call__(
-        self, x: Float[ArrayLike, "..."], nu: int | tuple[int, ...] = 0, extrapolate=None
+        self, x: Float[ArrayInput, "..."], nu: Orders = 0, extrapolate: Extrapolate = None
     ) -> Inexact[Array, "..."]:
-        """The ``nu``-th derivative at ``x``; the shape of ``x`` replaces the interpolation
-        axis.  ``nu`` may also be a tuple of orders (stacked on a new leading axis)."""
+        """Evaluate the polynomials, or their ``nu``-th derivatives, at ``x``.
+
+        A point on a breakpoint takes the interval that starts there (for
+        descending breakpoints, the one that ends there); the last interval
+        is closed.
+
+        Parameters
+        ----------
+        x : array_like, any shape
+            Points, real; NaN gives NaN.
+        nu : int or tuple of int, default 0
+            The derivative's order, static (``>= 0``), or a tuple of orders,
+            whose results are stacked on a new leading axis (one search for
+            all).
+        extrapolate : bool or "periodic", optional
+            Outside the breakpoints: extend the end intervals (``True``), NaN
+            (``False``), or wrap into the period ``x[-1] − x[0]``
+            (``"periodic"``); default: the object's ``extrapolate``.
+
+        Returns
+        -------
+        y : jax.Array
+            Shape ``values.shape[:axis] + x.shape + values.shape[axis+1:]``
+            (the shape of ``x`` replaces the interpolation axis), with a
+            leading axis of orders when ``nu`` is a tuple.
+
+        Raises
+        ------
+        ValueError
+            A negative ``nu``, an ``extrapolate`` string other than
+            ``"periodic"``.
+        TypeError
+            A ``nu`` that is not an int or a tuple of ints.
+        NotRealError
+            ``x`` not real.
+
+        Examples
+        --------
+        >>> import jax.numpy as jnp
+        >>> import numpy as np
+        >>> import splines
+        >>> c = jnp.array([[1.0, 1.0], [0.0, 2.0], [0.0, 1.0]])  # x**2 on [0, 1], [1, 2]
+        >>> p = splines.PPoly(c, jnp.array([0.0, 1.0, 2.0]))
+        >>> print(np.round(np.asarray(p(jnp.array([0.5, 1.5]), nu=(0, 1))), 6))
+        [[0.25 2.25]
+         [1.   3.  ]]
+        >>> print(np.asarray(p(3.0, extrapolate=False)))
+        nan
+        """
         mode = parse_extrapolate(extrapolate, self.extrapolate)
         nu = tuple(nu) if isinstance(nu, list) else nu
         try:
@@ -98,7 +214,38 @@ class AbstractPPoly(eqx.Module):
 
     @plain_method
     def derivative(self, nu: int = 1) -> "PPoly":
-        """The piecewise polynomial of the ``nu``-th derivative (negative: antiderivative)."""
+        """The piecewise polynomial of the ``nu``-th derivative.
+
+        Parameters
+        ----------
+        nu : int, default 1
+            The order, a Python int; negative: the ``-nu``-th antiderivative.
+            Past the degree, a zero polynomial of degree 0 (as scipy's).
+
+        Returns
+        -------
+        PPoly
+            Of degree ``max(d − nu, 0)``, with the same breakpoints and
+            ``extrapolate``; a `PPoly` whatever the class of ``self``.
+
+        Raises
+        ------
+        TypeError
+            ``nu`` not an int (bools are not orders).
+
+        See Also
+        --------
+        antiderivative, integrate
+
+        Examples
+        --------
+        >>> import jax.numpy as jnp
+        >>> import splines
+        >>> c = jnp.array([[1.0, 1.0], [0.0, 2.0], [0.0, 1.0]])  # x**2 on [0, 1], [1, 2]
+        >>> p = splines.PPoly(c, jnp.array([0.0, 1.0, 2.0]))
+        >>> print(f"{float(p.derivative()(1.5)):.6f}", f"{float(p.derivative(2)(1.5)):.6f}")
+        3.000000 2.000000
+        """
         nu = _signed_order(nu)
         if nu < 0:
             return self.antiderivative(-nu)
@@ -107,10 +254,42 @@ class AbstractPPoly(eqx.Module):
 
     @plain_method
     def antiderivative(self, nu: int = 1) -> "PPoly":
-        """The ``nu``-th antiderivative, zero with its lower derivatives at ``x[0]``.
+        """The piecewise polynomial of the ``nu``-th antiderivative.
 
-        Periodic extrapolation becomes ``False``, as in scipy: the antiderivative
-        of a periodic function is periodic only when its integral over a period is 0.
+        The antiderivative and its first ``nu − 1`` derivatives are zero at
+        the first breakpoint ``x[0]`` (as scipy's, also for descending
+        breakpoints) and continuous across the breakpoints.
+
+        Parameters
+        ----------
+        nu : int, default 1
+            The order, a Python int; negative: the ``-nu``-th derivative.
+
+        Returns
+        -------
+        PPoly
+            Of degree ``d + nu``, with the same breakpoints.  Periodic
+            extrapolation becomes ``False``, as in scipy: the antiderivative
+            of a periodic function is periodic only when its integral over a
+            period is 0.
+
+        Raises
+        ------
+        TypeError
+            ``nu`` not an int.
+
+        See Also
+        --------
+        derivative, integrate
+
+        Examples
+        --------
+        >>> import jax.numpy as jnp
+        >>> import splines
+        >>> c = jnp.array([[1.0, 1.0], [0.0, 2.0], [0.0, 1.0]])  # x**2 on [0, 1], [1, 2]
+        >>> p = splines.PPoly(c, jnp.array([0.0, 1.0, 2.0]))
+        >>> print(f"{float(p.antiderivative()(2.0)):.6f}")  # 2**3 / 3
+        2.666667
         """
         nu = _signed_order(nu)
         if nu <= 0:
@@ -120,11 +299,49 @@ class AbstractPPoly(eqx.Module):
         return self._with(coefficients, False if self.extrapolate == PERIODIC else self.extrapolate)
 
     @plain_method
-    def integrate(self, a, b, extrapolate=None) -> Inexact[Array, "*columns"]:
-        """``∫_a^b`` of each polynomial; shape: the values' shape without the axis.
+    def integrate(
+        self, a: Float[ArrayLike, ""], b: Float[ArrayLike, ""], extrapolate: Extrapolate = None
+    ) -> Inexact[Array, "*columns"]:
+        """The definite integral ``∫_a^b p(x) dx`` of each polynomial.
 
-        Outside the breakpoints: the end pieces extended, NaN (``extrapolate=False``),
-        or the periodic extension (``"periodic"``).
+        From the antiderivative's values at ``a`` and ``b``, so ``b < a``
+        gives the negative of ``∫_b^a``.
+
+        Parameters
+        ----------
+        a, b : scalar
+            The bounds, real scalars (differentiable).
+        extrapolate : bool or "periodic", optional
+            Outside the breakpoints: the end intervals extended (``True``),
+            NaN (``False``), or the periodic extension (``"periodic"``: whole
+            periods count their integral); default: the object's
+            ``extrapolate``.
+
+        Returns
+        -------
+        jax.Array
+            Shape ``values.shape`` without ``axis`` (a scalar for one
+            polynomial).
+
+        Raises
+        ------
+        ValueError
+            A bound that is not a scalar, an unknown ``extrapolate``.
+        NotRealError
+            A bound not real.
+
+        See Also
+        --------
+        antiderivative
+
+        Examples
+        --------
+        >>> import jax.numpy as jnp
+        >>> import splines
+        >>> c = jnp.array([[1.0, 1.0], [0.0, 2.0], [0.0, 1.0]])  # x**2 on [0, 1], [1, 2]
+        >>> p = splines.PPoly(c, jnp.array([0.0, 1.0, 2.0]))
+        >>> print(f"{float(p.integrate(0.0, 2.0)):.6f}", f"{float(p.integrate(0.0, 3.0)):.6f}")
+        2.666667 9.000000
         """
         mode = parse_extrapolate(extrapolate, self.extrapolate)
         real = self.breaks.dtype
@@ -134,37 +351,216 @@ class AbstractPPoly(eqx.Module):
         fill = _nan_fill(self.coefficients.dtype)
         return _integrate(self.breaks, self.coefficients, a, b, fill, mode, self.column_shape)
 
+    @overload
+    def solve(self, y: Float[ArrayInput, "*columns"] = 0.0, discontinuity: bool = True,
+              extrapolate: Extrapolate = None, size: None = None,
+              fill_value: Float[ArrayLike, ""] = np.nan) -> np.ndarray: ...  # fmt: skip
+
+    @overload
+    def solve(self, y: Float[ArrayInput, "*columns"], discontinuity: bool,
+              extrapolate: Extrapolate, size: int,
+              fill_value: Float[ArrayLike, ""] = np.nan) -> Float[Array, "*columns size"]: ...  # fmt: skip
+
+    @overload
+    def solve(self, y: Float[ArrayInput, "*columns"] = 0.0, discontinuity: bool = True,
+              extrapolate: Extrapolate = None, *, size: int,
+              fill_value: Float[ArrayLike, ""] = np.nan) -> Float[Array, "*columns size"]: ...  # fmt: skip
+
     @plain_method
-    def solve(self, y=0.0, discontinuity: bool = True, extrapolate=None, size=None,
-              fill_value=np.nan):  # fmt: skip
-        """Roots of ``p(x) = y`` per polynomial, as scipy's ``solve`` (see `roots`); ``y``
-        a scalar or, as interpax's, one per polynomial (broadcast to them)."""
+    def solve(self, y: Float[ArrayInput, "*columns"] = 0.0, discontinuity: bool = True,
+              extrapolate: Extrapolate = None, size: int | None = None,
+              fill_value: Float[ArrayLike, ""] = np.nan
+              ) -> np.ndarray | Float[Array, "*columns size"]:  # fmt: skip
+        """The real solutions of ``p(x) = y``, per polynomial, as scipy's ``PPoly.solve``.
+
+        Parameters
+        ----------
+        y : scalar or array_like, default 0.0
+            The right-hand side: a real scalar or, as interpax's, one per
+            polynomial (broadcast to ``values.shape`` without ``axis``).
+        discontinuity : bool, default True
+            Also report a breakpoint where ``p − y`` jumps across 0 with a
+            strict sign change.
+        extrapolate : bool or "periodic", optional
+            Also search the end intervals extended past the breakpoints
+            (``"periodic"`` counts as ``True``, as scipy's); default: the
+            object's ``extrapolate``.
+        size : int, optional
+            A static number of slots per polynomial, needed under `jax.jit`,
+            `jax.vmap` and `jax.grad`.
+        fill_value : scalar, default nan
+            What fills the unused slots when ``size`` is given (interpax's
+            keyword).
+
+        Returns
+        -------
+        numpy.ndarray or jax.Array
+            Without ``size``: scipy's result, a numpy array of the solutions
+            in order (an object array of them, one per polynomial, for
+            several).  With ``size``: an array of shape
+            ``values.shape[without axis] + (size,)``, the solutions first,
+            then ``fill_value``.  An interval where ``p`` is identically
+            ``y`` gives its start followed by NaN, as scipy's marker.
+
+        Raises
+        ------
+        ValueError
+            Complex coefficients; a ``y`` that does not broadcast; a
+            negative ``size``.
+        TypeError
+            Traced data without ``size``; a ``size`` that is not an int.
+        NotRealError
+            ``y`` or ``fill_value`` not real.
+
+        See Also
+        --------
+        roots : ``solve(0.0)``; the algorithm and its differences from scipy's.
+
+        Examples
+        --------
+        >>> import jax.numpy as jnp
+        >>> import numpy as np
+        >>> import splines
+        >>> c = jnp.array([[1.0, 1.0], [0.0, 2.0], [0.0, 1.0]])  # x**2 on [0, 1], [1, 2]
+        >>> p = splines.PPoly(c, jnp.array([0.0, 1.0, 2.0]))
+        >>> print(np.round(p.solve(2.25), 6), np.round(p.solve(2.25, extrapolate=False), 6))
+        [-1.5  1.5] [1.5]
+
+        Under `jax.jit`, with a static ``size``: see `roots`.
+        """
         return solve(self, y, discontinuity, extrapolate, size, fill_value)
 
-    @plain_method
-    def roots(self, discontinuity: bool = True, extrapolate=None, size=None, fill_value=np.nan):
-        """Real roots of each polynomial, as scipy's ``PPoly.roots``.
+    @overload
+    def roots(self, discontinuity: bool = True, extrapolate: Extrapolate = None,
+              size: None = None, fill_value: Float[ArrayLike, ""] = np.nan
+              ) -> np.ndarray: ...  # fmt: skip
 
-        Called eagerly without ``size``: scipy's array (an object array of
-        arrays for several polynomials).  Under ``jit``, pass a static
-        ``size``: each polynomial's roots fill ``size`` slots, padded with
-        ``fill_value`` (interpax's keyword), in an array of shape
-        ``(..., size)`` (a NaN after the start of an identically zero interval
-        is scipy's marker, not padding).  Roots come from sign changes, so
-        roots on breaks are exact; a tangency (double root) is listed once
-        when the polynomial is exactly 0 at its computed critical point, and
-        not at all when rounding leaves it on one side; scipy's eigenvalues
-        list it twice (~1e-8 apart), once or not at all (`_pieces.roots`).
+    @overload
+    def roots(self, discontinuity: bool, extrapolate: Extrapolate, size: int,
+              fill_value: Float[ArrayLike, ""] = np.nan
+              ) -> Float[Array, "*columns size"]: ...  # fmt: skip
+
+    @overload
+    def roots(self, discontinuity: bool = True, extrapolate: Extrapolate = None, *,
+              size: int, fill_value: Float[ArrayLike, ""] = np.nan
+              ) -> Float[Array, "*columns size"]: ...  # fmt: skip
+
+    @plain_method
+    def roots(self, discontinuity: bool = True, extrapolate: Extrapolate = None,
+              size: int | None = None, fill_value: Float[ArrayLike, ""] = np.nan
+              ) -> np.ndarray | Float[Array, "*columns size"]:  # fmt: skip
+        """The real roots of each polynomial, as scipy's ``PPoly.roots``.
+
+        Parameters
+        ----------
+        discontinuity : bool, default True
+            Also report a breakpoint where ``p`` jumps across 0 with a strict
+            sign change.
+        extrapolate : bool or "periodic", optional
+            Also search the end intervals extended past the breakpoints
+            (``"periodic"`` counts as ``True``, as scipy's); default: the
+            object's ``extrapolate``.
+        size : int, optional
+            A static number of slots per polynomial, needed under `jax.jit`,
+            `jax.vmap` and `jax.grad`.
+        fill_value : scalar, default nan
+            What fills the unused slots when ``size`` is given (interpax's
+            keyword).
+
+        Returns
+        -------
+        numpy.ndarray or jax.Array
+            Called eagerly without ``size``: scipy's result, a numpy array of
+            the roots (an object array of such arrays, one per polynomial,
+            for several).  With ``size``: an array of shape
+            ``values.shape[without axis] + (size,)``, each polynomial's roots
+            first, then ``fill_value``.  An identically zero interval gives
+            its start followed by NaN: scipy's marker, not padding.
+
+        Raises
+        ------
+        ValueError
+            Complex coefficients; a negative ``size``.
+        TypeError
+            Traced data without ``size``; a ``size`` that is not an int.
+
+        See Also
+        --------
+        solve : The solutions of ``p(x) = y``.
+
+        Notes
+        -----
+        The roots come from sign changes, not eigenvalues: on each interval
+        the polynomial's range is split at the roots of its derivative (in
+        closed form up to degree 2, recursively above), and each segment
+        whose ends have strictly opposite signs holds one root, found by
+        bisection to adjacent floats.  So roots on breakpoints are exact, a
+        root shared by two intervals is reported once, and a tangency (a
+        double root) is listed once when the polynomial is exactly 0 at its
+        computed critical point, and not at all when rounding leaves it on
+        one side; scipy's companion-matrix eigenvalues list it twice (~1e-8
+        apart), once or not at all.  No loop, conditional or callback: the
+        program runs on GPUs.  The roots are differentiable (implicit
+        function theorem: ``dx = −dp(x) / p'(x)``; 0 where ``p'(x) = 0``).
+        Non-finite coefficients give a polynomial's slots all NaN.
+
+        Examples
+        --------
+        >>> import jax
+        >>> import jax.numpy as jnp
+        >>> import numpy as np
+        >>> import splines
+        >>> x = jnp.linspace(0.0, 3.0, 4)
+        >>> spline = splines.CubicSpline(x, x**2 - 2.25)
+        >>> print(np.round(spline.roots(extrapolate=False), 6))
+        [1.5]
+        >>> roots = jax.jit(lambda s: s.roots(size=3))(spline)
+        >>> print(np.round(np.asarray(roots), 6))
+        [-1.5  1.5  nan]
         """
         return self.solve(0.0, discontinuity, extrapolate, size, fill_value)
 
     @plain_method
-    def extend(self, c, x) -> None:
-        """Add intervals ``c``, ``x`` on the right or the left, in place, as scipy does.
+    def extend(self, c: Inexact[ArrayInput, "k+1 m *columns"], x: Float[ArrayInput, " m"]) -> None:
+        """Add intervals after the last breakpoint or before the first, in place, as scipy's.
 
-        The first new interval starts at the current end breakpoint; the new
-        breakpoints continue in the same direction.  A degree mismatch pads
-        the lower-degree coefficients with zeros.
+        Appending, the first new interval runs from the current last
+        breakpoint to ``x[0]``; prepending, the last new one runs from
+        ``x[-1]`` to the current first breakpoint.  The new breakpoints
+        continue in the breakpoints' direction.  A degree mismatch pads the
+        lower degree's coefficients with zeros; zero-width new intervals are
+        dropped (concrete ``x``).  An eager idiom: it mutates the object (a
+        jitted function should build a new `PPoly`).
+
+        Parameters
+        ----------
+        c : array_like, shape (k' + 1, m', ...)
+            The new intervals' coefficients in scipy's layout, the trailing
+            axes the values' shape without ``axis``.
+        x : array_like, shape (m',)
+            The new breakpoints, wholly after or wholly before the current
+            ones.
+
+        Raises
+        ------
+        ValueError
+            Shapes that do not match, concrete ``x`` not monotone, in the
+            other direction than the breakpoints, or overlapping them.
+            Traced ``x`` that does not continue the breakpoints strictly
+            makes every value NaN.
+        NotRealError
+            ``x`` not real.
+
+        Examples
+        --------
+        >>> import jax.numpy as jnp
+        >>> import numpy as np
+        >>> import splines
+        >>> c = jnp.array([[1.0, 1.0], [0.0, 2.0], [0.0, 1.0]])  # x**2 on [0, 1], [1, 2]
+        >>> p = splines.PPoly(c, jnp.array([0.0, 1.0, 2.0]))
+        >>> p.extend(jnp.array([[4.0]]), jnp.array([3.0]))  # the constant 4 on [2, 3]
+        >>> print(np.asarray(p.x), f"{float(p(2.5)):.6f}")
+        [0. 1. 2. 3.] 4.000000
         """
         c, x = check_extension(self, *lists_to_arrays(c, x))
         if c.shape[1] == 0:  # nothing, or only empty intervals
@@ -174,16 +570,94 @@ class AbstractPPoly(eqx.Module):
             object.__setattr__(self, name, value)  # scipy mutates; an eager-only idiom
 
     @classmethod
-    def construct_fast(cls, c, x, extrapolate=None, axis: int = 0) -> "PPoly":
-        """As `PPoly` (the same checks: they cost microseconds)."""
+    def construct_fast(
+        cls,
+        c: Inexact[ArrayInput, "k+1 m *columns"],
+        x: Float[ArrayInput, " m+1"],
+        extrapolate: Extrapolate = None,
+        axis: int = 0,
+    ) -> "PPoly":
+        """Build a `PPoly` from scipy's ``c`` and ``x``, as scipy's fast constructor.
+
+        The same as ``PPoly(c, x, extrapolate, axis)``, checks included: here
+        they cost microseconds, so there is no unchecked path.
+
+        Parameters
+        ----------
+        c : array_like, shape (k + 1, m, ...)
+            scipy's coefficients, as `PPoly`'s.
+        x : array_like, shape (m + 1,)
+            The breakpoints, as `PPoly`'s.
+        extrapolate : bool or "periodic", optional
+            As `PPoly`'s.
+        axis : int, default 0
+            As `PPoly`'s.
+
+        Returns
+        -------
+        PPoly
+
+        Examples
+        --------
+        >>> import jax.numpy as jnp
+        >>> import splines
+        >>> p = splines.PPoly.construct_fast(jnp.array([[1.0], [0.0]]), jnp.array([0.0, 2.0]))
+        >>> print(f"{float(p(1.5)):.6f}")
+        1.500000
+        """
         return PPoly(c, x, extrapolate, axis)
 
     @classmethod
-    def from_spline(cls, tck, extrapolate=None) -> "PPoly":
-        """The B-spline ``tck`` = ``(t, c, k)`` (or a `scipy.interpolate.BSpline`) as a `PPoly`.
+    def from_spline(
+        cls, tck: tuple[ArrayInput, ArrayInput, int] | BSplineLike, extrapolate: Extrapolate = None
+    ) -> "PPoly":
+        """Convert a B-spline to a `PPoly`, as scipy's ``PPoly.from_spline``.
 
-        The knots ``t`` must be concrete (they set the number of pieces); ``c``
-        may be traced.  Repeated knots give no zero-width pieces.
+        The breakpoints are the distinct knots; on each interval the
+        polynomial comes from de Boor's derivative and Cox–de Boor
+        recursions (de Boor, *A Practical Guide to Splines*, 1978, ch. X).
+        Beyond the base interval ``[t[k], t[n]]`` the end polynomials extend,
+        as scipy's ``splev`` does.
+
+        Parameters
+        ----------
+        tck : (t, c, k) tuple or BSpline-like
+            The knots ``t`` (1-D, non-decreasing, finite, concrete: they set
+            the number of pieces), the coefficients ``c`` of shape
+            ``(n, ...)`` with ``n = len(t) − k − 1`` (more rows are ignored,
+            as scipy's ``splrep`` pads them; may be traced), and the degree
+            ``k``; or an object with attributes ``t``, ``c``, ``k`` (and
+            ``extrapolate``), such as `scipy.interpolate.BSpline`.
+        extrapolate : bool or "periodic", optional
+            The result's default; otherwise the BSpline's ``extrapolate``, or
+            ``True`` for a tuple.
+
+        Returns
+        -------
+        PPoly
+            Of degree ``k``, ascending, with ``axis=0``; repeated knots give
+            no zero-width intervals.
+
+        Raises
+        ------
+        ValueError
+            Knots not 1-D, non-decreasing and finite, too few knots for
+            ``k``, an empty base interval, too few coefficients, a negative
+            ``k``.
+        TypeError
+            Traced knots (under `jax.jit` or `jax.vmap`: close over them
+            instead); ``k`` not an int.
+        NotRealError
+            Knots not real.
+
+        Examples
+        --------
+        >>> import jax.numpy as jnp
+        >>> import splines
+        >>> t, c, k = jnp.array([0.0, 0.0, 1.0, 1.0]), jnp.array([0.0, 1.0]), 1
+        >>> p = splines.PPoly.from_spline((t, c, k))
+        >>> print(f"{float(p(0.25)):.6f}")
+        0.250000
         """
         if all(hasattr(tck, name) for name in ("t", "c", "k")):
             t, c, k = tck.t, tck.c, tck.k
@@ -195,7 +669,7 @@ class AbstractPPoly(eqx.Module):
                     parse_extrapolate(extrapolate, True), 0, column_shape, False)  # fmt: skip
 
     @plain_method
-    def _with(self, coefficients, extrapolate) -> "PPoly":
+    def _with(self, coefficients: Array, extrapolate: bool | Literal["periodic"]) -> "PPoly":
         return _new(PPoly, self.breaks, coefficients, _last_values(coefficients), extrapolate,
                     self.axis, self.column_shape, self.descending)  # fmt: skip
 
@@ -204,26 +678,91 @@ class PPoly(AbstractPPoly):
     """Piecewise polynomial in the power basis: `scipy.interpolate.PPoly`, in JAX.
 
     On interval i, between ``x[i]`` and ``x[i+1]``,
-    ``p(x) = Σ_m c[m, i] (x − x[i])^(k−m)``.  ``c``: ``(k+1, m, ...)`` (the
-    polynomial axes at ``axis``, ``axis+1``), any degree, real or complex;
-    ``x``: ``(m+1,)`` breakpoints, strictly ascending or descending.
-    ``extrapolate``: True (extend the end pieces), False (NaN outside) or
-    ``"periodic"``.  A point on a break takes the interval starting there
-    (for descending breakpoints, the one ending there); the last interval is
-    closed.  A pytree: `jit`, `vmap` and `grad` (w.r.t. ``c``, ``x`` and the
-    queries) go through every method but `roots`/`solve`, which need a
-    static ``size`` under `jit`.  Descending breakpoints must be concrete:
-    their direction chooses the program, so a traced ``x`` (under `jit`,
-    `vmap`, or differentiated) must ascend, and a descending one gives NaN.
-    ``check=False`` (interpax's keyword) reads concrete ``x`` as traced: no
-    eager checks, ascending only, repeated breakpoints not dropped.
+    ::
+
+        p(x) = Σ_{j=0}^{k} c[j, i] (x − x[i])^(k−j),
+
+    any degree k, real or complex.  A point on a breakpoint takes the
+    interval that starts there (for descending breakpoints, the one that
+    ends there); the last interval is closed.  An equinox module: `jax.jit`,
+    `jax.vmap` and `jax.grad` (w.r.t. ``c``, ``x`` and the points) go through
+    every method; `roots` and `solve` need a static ``size`` there.
+
+    Parameters
+    ----------
+    c : array_like, shape (k + 1, m, ...)
+        The coefficients, highest power first; the two polynomial axes are
+        at ``axis`` and ``axis + 1``, the others are the values' (one
+        polynomial per entry).
+    x : array_like, shape (m + 1,)
+        The breakpoints, real, finite, and ascending or descending; repeated
+        breakpoints (zero-width intervals, which scipy allows) are dropped.
+    extrapolate : bool or "periodic", optional
+        Outside the breakpoints: extend the end intervals (``True``, the
+        default), NaN (``False``), or wrap into the period ``x[-1] − x[0]``
+        (``"periodic"``).  Every method's default.
+    axis : int, default 0
+        The interpolation axis: where the shape of the points goes in a
+        call's result.
+    check : bool, default True
+        ``False`` (interpax's keyword) reads concrete ``x`` as traced: no
+        eager checks, ascending only, repeated breakpoints not dropped.
+
+    Attributes
+    ----------
+    x : jax.Array, shape (m + 1,)
+        The breakpoints, as given.
+    c : jax.Array, shape (k + 1, m, ...)
+        The coefficients in scipy's layout.
+
+    Raises
+    ------
+    ValueError
+        ``c`` of fewer than 2 dimensions, shapes that do not match, fewer
+        than 2 breakpoints, concrete breakpoints not finite and monotone,
+        or whose differences overflow or are subnormal.  Traced breakpoints
+        (under `jax.jit`, `jax.vmap`, or differentiated) must be strictly
+        ascending: others, descending ones included, make every value NaN.
+    NotRealError
+        ``x`` not real.
+
+    Warns
+    -----
+    X64DisabledWarning
+        Once per process, for float64 numpy data while ``jax_enable_x64`` is
+        off: computed in float32.
+
+    See Also
+    --------
+    AbstractPPoly : The methods, shared with the fitting classes.
+    CubicSpline, PchipInterpolator, Akima1DInterpolator, CubicHermiteSpline
+
+    Notes
+    -----
+    The polynomials are held in local coordinates (ascending powers of
+    ``t = (x − x[i]) / (x[i+1] − x[i])``), which keeps the coefficients the
+    size of the values whatever the breakpoints' scale; scipy's ``c`` is made
+    when read.  Descending breakpoints are held as the ascending ``−x``, and
+    their direction chooses the program, so it must be known eagerly.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> import numpy as np
+    >>> import splines
+    >>> c = jnp.array([[1.0, 1.0], [0.0, 2.0], [0.0, 1.0]])  # x**2 on [0, 1], [1, 2]
+    >>> p = splines.PPoly(c, jnp.array([0.0, 1.0, 2.0]))
+    >>> print(np.round(np.asarray(p(jnp.array([0.5, 1.5, 3.0]))), 6))
+    [0.25 2.25 9.  ]
+    >>> print(f"{float(p.integrate(0.0, 2.0)):.6f}", np.round(p.solve(1.0, extrapolate=False), 6))
+    2.666667 [1.]
     """
 
     def __init__(
         self,
-        c: Inexact[ArrayLike, "k+1 m *columns"],
-        x: Float[ArrayLike, " m+1"],
-        extrapolate: bool | str | None = None,
+        c: Inexact[ArrayInput, "k+1 m *columns"],
+        x: Float[ArrayInput, " m+1"],
+        extrapolate: Extrapolate = None,
         axis: int = 0,
         check: bool = True,
     ):
@@ -242,9 +781,19 @@ class PPoly(AbstractPPoly):
             x, c = without_empty_intervals(np.asarray(x), c)
         column_shape = c.shape[2:]
         c = jnp.reshape(c, c.shape[:2] + (math.prod(column_shape),))
-        self.breaks, self.coefficients, self.end = _to_local(x, c, descending)
-        self.extrapolate = parse_extrapolate(extrapolate, True)
-        self.axis, self.column_shape, self.descending = axis, column_shape, descending
+        breaks, coefficients, end = _to_local(x, c, descending)
+        _set_fields(self, breaks, coefficients, end, parse_extrapolate(extrapolate, True), axis,
+                   column_shape, descending)  # fmt: skip
+
+
+def _set_fields(self: AbstractPPoly, breaks: Array, coefficients: Array, end: Array,
+               extrapolate: bool | Literal["periodic"], axis: int, column_shape: tuple[int, ...],
+               descending: bool) -> None:  # fmt: skip
+    """Set the fields of ``self`` in its ``__init__`` (a function, not a method: a subclass
+    then declares no fields of its own, to a type checker)."""
+    self.breaks, self.coefficients, self.end = breaks, coefficients, end
+    self.extrapolate = extrapolate
+    self.axis, self.column_shape, self.descending = axis, column_shape, descending
 
 
 def _as_bound(value, name: str, real):

@@ -140,9 +140,30 @@ def power_of_two(k, dtype):
 
 
 class NotRealError(TypeError, ValueError):
-    """A value that is not a real number or array (complex, a string, a ragged object
-    array) where one is needed.  A `TypeError` (it is the value's type) and a
-    `ValueError` (scipy's, so ported ``except ValueError`` still catches it)."""
+    """A value that is not a real number or array where one is needed.
+
+    Raised eagerly, when a call is prepared, for complex values, strings or
+    ragged object arrays given as knots, queries, periods, tensions, bounds
+    and the like, and for a complex fill or end value with real data (which
+    a cast would silently drop the imaginary part of).  Both a `TypeError`
+    (it is the value's type) and a `ValueError` (scipy's, so ported
+    ``except ValueError`` still catches it).
+
+    See Also
+    --------
+    X64DisabledWarning : The other exception class of the package.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> import splines
+    >>> xp = jnp.linspace(0.0, 1.0, 3)
+    >>> try:
+    ...     splines.interp1d(0.5j, xp, xp)
+    ... except splines.NotRealError as error:
+    ...     print(isinstance(error, TypeError), isinstance(error, ValueError))
+    True True
+    """
 
 
 def value_as_dtype(value, dtype, name: str):
@@ -179,8 +200,31 @@ def lists_to_arrays(*values):
 
 
 class X64DisabledWarning(UserWarning):
-    """float64 numpy data given to a scipy-style class while ``jax_enable_x64`` is off:
-    computed in float32, where scipy computes in float64."""
+    """float64 data computed in float32: ``jax_enable_x64`` is off.
+
+    Warned once per process when float64 or complex128 numpy data reach a
+    scipy-style class (`PPoly`, `CubicSpline`, `CubicHermiteSpline`,
+    `PchipInterpolator`, `Akima1DInterpolator`), `interpn` or
+    `RegularGridInterpolator` while JAX computes in float32: code ported from
+    scipy then silently loses half its digits.  Enable float64 with
+    ``jax.config.update("jax_enable_x64", True)`` before using JAX, or
+    filter this warning.  A `UserWarning`.
+
+    See Also
+    --------
+    NotRealError : The other exception class of the package.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> import splines
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", splines.X64DisabledWarning)
+    ...     spline = splines.CubicSpline(np.arange(4.0), np.arange(4.0) ** 2)
+    >>> issubclass(splines.X64DisabledWarning, UserWarning)
+    True
+    """
 
 
 _X64_WARNED = []  # not empty once warned: once per process

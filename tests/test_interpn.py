@@ -920,7 +920,7 @@ def test_unavailable_or_unknown_methods_raise_naming_the_method(method):
 
 
 def test_bad_arguments_raise():
-    """``points`` not a tuple/list: TypeError; a complex fill with real values: ValueError
+    """``points`` not a tuple/list (or a 2-D array): TypeError; a complex fill with real values: ValueError
     (scipy's type); a non-numeric fill: ValueError; values not matching the points:
     ValueError naming ``values`` and ``points[i]``; non-monotone concrete points:
     ValueError naming them and the user's indices, also when they start descending
@@ -931,7 +931,7 @@ def test_bad_arguments_raise():
 
     for f in (splines.interpn, rgi):
         with pytest.raises(TypeError, match="`points` must be a tuple"):
-            f(np.stack([E_PTS[0], E_PTS[0]]), E_VALUES[:, :5, 0], E_XI[:, :2])
+            f(E_PTS[0], E_VALUES[:, 0, 0], E_XI[:, :1])
         with pytest.raises(ValueError, match="complex but `values` are real"):
             f(E_PTS, E_VALUES, E_XI, bounds_error=False, fill_value=1j)
         with pytest.raises(ValueError, match="`fill_value` must be None or a number"):
@@ -954,6 +954,18 @@ def test_bad_arguments_raise():
             f((E_PTS[0], E_PTS[1], np.array([3.0, np.nan, 2.0, 0.0])), E_VALUES, E_XI)
     out = splines.interpn(E_PTS, E_VALUES + 0j, E_XI + 100, bounds_error=False, fill_value=1j)
     np.testing.assert_array_equal(out, np.full(3, 1j))
+
+
+def test_points_as_a_2d_array_are_one_axis_per_row_as_scipy():
+    """scipy iterates ``points``: an (ndim, n) array is a grid of equal-length axes."""
+    x = np.linspace(0.0, 2.0, 5)
+    values = x[:, None] * x[None, :] ** 2
+    xi = np.array([[0.5, 1.5], [1.2, 0.3]])
+    want = si.interpn((x, x), values, xi)
+    for points in (np.stack([x, x]), jnp.stack([x, x])):
+        np.testing.assert_allclose(splines.interpn(points, values, xi), want, rtol=1e-14)
+        rgi = splines.RegularGridInterpolator(points, values)
+        np.testing.assert_allclose(rgi(xi), want, rtol=1e-14)
 
 
 # --------------------------------------------------------------------------- 15. lowering

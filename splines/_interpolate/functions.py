@@ -490,7 +490,7 @@ def interp3d(
 
 
 def interpn(
-    points: Sequence[Float[ArrayInput, " n"]],
+    points: Sequence[Float[ArrayInput, " n"]] | Float[ArrayInput, "d n"],
     values: Inexact[ArrayInput, "*grid_and_columns"],
     xi: Float[ArrayInput, "... d"],
     method: GridMethodName = "linear",
@@ -511,8 +511,8 @@ def interpn(
 
     Parameters
     ----------
-    points : tuple of d array_like, each of shape (n_a,)
-        The grid's knots per axis, real, finite and strictly ascending (or,
+    points : tuple of d array_like, each of shape (n_a,), or an array of shape (d, n)
+        The grid's knots per axis (an array: one axis per row, as scipy), real, finite and strictly ascending (or,
         when concrete, strictly descending: reversed with the values).  An
         axis of one point is scipy's: the data are constant along it.
     values : array_like, shape (n_0, ..., n_{d-1}, ...)

@@ -623,8 +623,8 @@ class RegularGridInterpolator(eqx.Module):
 
     Parameters
     ----------
-    points : tuple of d array_like, each of shape (n_a,)
-        The grid's knots per axis, real, finite and strictly ascending (or,
+    points : tuple of d array_like, each of shape (n_a,), or an array of shape (d, n)
+        The grid's knots per axis (an array: one axis per row, as scipy), real, finite and strictly ascending (or,
         when concrete, strictly descending).  An axis of one point is
         scipy's: the data are constant along it.
     values : array_like, shape (n_0, ..., n_{d-1}, ...)
@@ -708,7 +708,7 @@ class RegularGridInterpolator(eqx.Module):
 
     def __init__(
         self,
-        points: Sequence[Float[ArrayInput, " n"]],
+        points: Sequence[Float[ArrayInput, " n"]] | Float[ArrayInput, "d n"],
         values: Inexact[ArrayInput, "*grid_and_columns"],
         method: GridMethodName = "linear",
         bounds_error: bool = True,

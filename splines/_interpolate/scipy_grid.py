@@ -9,6 +9,7 @@
   of a flat array) ``(m · d,)`` for m points.
 """
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -74,6 +75,8 @@ def check_fill_kind(fill_value, values) -> None:
 
 def points_and_values(points, values):
     """The grid as arrays, each axis ascending (concrete descending axes reversed)."""
+    if isinstance(points, (np.ndarray, jax.Array)) and np.ndim(points) == 2:
+        points = tuple(points)  # scipy iterates `points`: a 2-D array is one axis per row
     if not isinstance(points, (tuple, list)):
         raise TypeError(
             f"`points` must be a tuple of 1-D arrays, one per axis; got {type(points).__name__}."

@@ -232,9 +232,17 @@ def test_extrap_with_a_period_raises(method, extrap):
         Interpolator1D(XP, FP, method, extrap=extrap, period=6.0)
 
 
-def test_extrap_false_with_a_period_is_fine():
-    out = np.asarray(interp1d(np.array([-1.0, 7.0]), XP, FP, "linear", extrap=False, period=6.0))
-    np.testing.assert_allclose(out, np.interp([-1.0, 7.0], XP, FP, period=6.0), rtol=1e-14)
+@pytest.mark.parametrize("extrap", [False, (False, False), np.array([False, False])], ids=repr)
+def test_extrap_false_with_a_period_is_fine(extrap):
+    """False on both sides means the default (no extension), so it is allowed, as a pair too."""
+    q = np.array([-1.0, 7.0])
+    out = np.asarray(interp1d(q, XP, FP, "linear", extrap=extrap, period=6.0))
+    np.testing.assert_allclose(out, np.interp(q, XP, FP, period=6.0), rtol=1e-14)
+    grid = np.ones((XP.size, 3))
+    both = splines.interp2d(
+        1.5, 0.5, XP, np.arange(3.0), grid, extrap=(extrap, 9.0), period=(6.0, None)
+    )
+    np.testing.assert_allclose(both, 1.0)
 
 
 # -------------------------------------------------------------------------------- period

@@ -77,14 +77,15 @@ def parse_extrap(extrap: Any, periodic: bool, dtype, name: str = "extrap") -> Ex
     ``False`` (NaN outside) or a number (that fill).
 
     Periodic queries wrap and are never outside, so any other ``extrap`` than
-    ``False`` is an error there rather than an option silently ignored.
+    ``False`` (or ``(False, False)``) is an error there rather than an option
+    silently ignored.
     """
-    if periodic and not (_is_bool(extrap) and not extrap):
+    sides = _as_pair(extrap)
+    if periodic and not (sides is not None and all(_is_bool(e) and not e for e in sides)):
         raise ValueError(
             f"`{name}`={extrap!r} has no effect on periodic data: queries wrap into "
             "the period. Leave it out."
         )
-    sides = _as_pair(extrap)
     if sides is None or not all(_is_bool(e) or _is_scalar(e) for e in sides):
         raise ValueError(
             f"`{name}`={extrap!r} must be a bool, a number, or a (below, above) pair of them; "

@@ -5,7 +5,9 @@ its figures sent to a temporary folder: the committed notebooks and figures are
 not touched.  A notebook's own assertions (accuracy against scipy, gradients,
 sharded == unsharded, ...) make a failure here a failure of the library, not only
 of the prose.  The committed copies must carry their outputs, and the README must
-link each notebook and show figures that exist.
+link each notebook and show figures that exist.  Their sources are for readers: each
+opens with its story, needs nothing of the repository's code but the installed
+package (no `benchmarks` import, no `sys.path` entry), and names no tracker issue.
 """
 
 import re
@@ -29,8 +31,48 @@ MAIN_FIGURES = {  # the figure of each notebook that the README shows
 }
 
 
+# Code of the repository's own, outside the installed package: the benchmarks' helpers, or any
+# module reached by a `sys.path` entry.
+REPOSITORY_CODE = re.compile(r"^\s*(from|import)\s+benchmarks\b|\bsys\.path\b", re.M)
+# A reference to the issue tracker: "issue 12", "PR #3", "(#12)".
+TRACKER = re.compile(r"\b(issue|pr|pull request|ticket)s?\s*#?\d+|(^|[\s(\[])#\d+\b", re.I | re.M)
+
+
+def sources(name):
+    notebook = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
+    return [(i, c.cell_type, c.source) for i, c in enumerate(notebook.cells)]
+
+
 def test_the_four_notebooks_are_there():
     assert [p.stem for p in NOTEBOOKS] == NAMES
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_opens_with_its_story(name):
+    (_, kind, source), *_ = sources(name)
+    assert kind == "markdown" and source.startswith("# "), source[:80]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_needs_only_the_installed_package(name):
+    found = [(i, m.group(0).strip()) for i, kind, source in sources(name) if kind == "code"
+             for m in REPOSITORY_CODE.finditer(source)]  # fmt: skip
+    assert not found, found
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_names_no_tracker_issue(name):
+    found = [(i, m.group(0).strip()) for i, _, source in sources(name)
+             for m in TRACKER.finditer(source)]  # fmt: skip
+    assert not found, found
+
+
+def test_tracker_and_repository_code_patterns_catch_what_they_name():
+    assert TRACKER.search("as issue 12 asked") and TRACKER.search("fixed in (#7)")
+    assert not TRACKER.search('# 1 step, colour "#1f77b4", C0 and C1')
+    assert REPOSITORY_CODE.search("from benchmarks._timing import machine")
+    assert REPOSITORY_CODE.search("sys.path.insert(0, str(ROOT))")
+    assert not REPOSITORY_CODE.search("import splines  # see benchmarks/ for more")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -42,6 +84,9 @@ def test_notebook_runs_at_small_size(name, tmp_path):
     assert (tmp_path / MAIN_FIGURES[name]).stat().st_size > 10_000  # a real plot
 
 
+@pytest.mark.skipif(
+    (ROOT / "PKG-INFO").exists(), reason="a source distribution ships the notebooks' sources only"
+)
 @pytest.mark.parametrize("name", NAMES)
 def test_committed_notebook_carries_its_outputs(name):
     notebook = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)

@@ -77,6 +77,8 @@ def test_tracker_and_repository_code_patterns_catch_what_they_name():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_notebook_runs_at_small_size(name, tmp_path):
+    if name == "04_benchmarks" and not (ROOT / "benchmarks" / "results" / "cpu.json").is_file():
+        pytest.skip("it plots the committed benchmark results, which a source distribution omits")
     notebook = execute(ROOT / "notebooks" / f"{name}.ipynb", "small", figures=tmp_path)
     errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs
               if o.output_type == "error"]  # fmt: skip
@@ -103,5 +105,7 @@ def test_readme_links_every_notebook_and_its_figure():
     for name in NAMES:
         assert f"(notebooks/{name}.ipynb)" in readme, name
         assert f"(notebooks/figures/{MAIN_FIGURES[name]})" in readme, name
+    if not (ROOT / "notebooks" / "figures").is_dir():
+        return  # a source distribution omits the figures (the index page shows none)
     for image in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", readme):
         assert (ROOT / image).is_file(), image

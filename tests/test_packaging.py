@@ -101,3 +101,42 @@ def test_citation_and_changelog_carry_the_version():
     assert citation["version"] == splines.__version__ and citation["license"] == "Apache-2.0"
     released = re.findall(r"^## \[(\d[^\]]*)\]", (ROOT / "CHANGELOG.md").read_text(), re.M)
     assert released and released[0] == splines.__version__, released
+
+
+def test_sdist_tests_that_read_what_it_omits_skip(built, tmp_path):
+    """From the unpacked sdist (no benchmark results, no notebook figures), the tests that
+    read them pass or skip: a packager runs the suite from the sdist."""
+    _, sdist = built
+    with tarfile.open(sdist) as archive:
+        archive.extractall(tmp_path, filter="data")
+    (root,) = tmp_path.iterdir()
+    tests = ["tests/test_notebooks.py::test_readme_links_every_notebook_and_its_figure",
+             "tests/test_notebooks.py::test_notebook_runs_at_small_size[04_benchmarks]"]  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-n0", "-q", "-p", "no:cacheprovider", *tests],
+        cwd=root, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0 and "1 passed, 1 skipped" in done.stdout, done.stdout[-3000:]
+
+
+def test_docs_extra_installs_on_every_supported_python(built):
+    """`pip install "jax-splines[docs]"` resolves on Python 3.10: its lineax is the lineax
+    extra's (0.1.0), not the test extra's 0.1.1, which requires Python 3.11."""
+    requires = _metadata(built[0]).get_all("Requires-Dist")
+    lineax = {
+        m[2]: m[1] for r in requires if (m := re.match(r"lineax\s*(\S+);.*extra == [\"'](\w+)", r))
+    }
+    assert lineax["docs"] == lineax["lineax"] == ">=0.1.0", lineax
+
+
+def test_contributing_set_up_commands_are_installed():
+    """Each program CONTRIBUTING.md's set-up block runs is pip, python, pytest (the test
+    extra) or one the same line installs first (pre-commit is in no extra)."""
+    text = (ROOT / "CONTRIBUTING.md").read_text()
+    (block,) = re.findall(r"## Set up.*?```bash\n(.*?)```", text, re.S)
+    for line in block.splitlines():
+        for command in line.split("#")[0].split("&&"):
+            program = command.split()[0] if command.split() else None
+            assert program in (None, "pip", "python", "pytest") or (
+                f"pip install {program}" in line
+            ), line

@@ -81,6 +81,12 @@ check(y, (2, 6, 2))
 method: Literal["catmull-rom", "cardinal"] = "cardinal"  # a choice made at run time
 y = interp1d([0.1, 0.7], xp_list, fp_jax, method, extrap=[False, 1.0], c=0.5, even_spacing=None)
 check(y, (2,))
+order = np.int64(1)  # a numpy integer (an index, `np.arange`'s): an order, as an int
+y = (
+    interp1d(np.float64(0.5), xp_list, fp_list, "cubic2", order)
+    + interp1d(0.5, xp_list, fp_list, derivative=[0, order])[1]
+)
+check(y, ())
 try:
     interp1d([0.5 + 1j], xp_list, fp_list)
 except NotRealError as error:  # complex queries
@@ -119,6 +125,8 @@ y = i2(0.5, [0.1, 0.2], 1, 0)
 check(y, (2,))
 y = i2(np.asarray(0.5), 0.5, derivative=[(0, 0), (0, 1)])
 check(y, (2,))
+y = i2(0.5, 0.5, order, order)
+check(y, ())
 evens: tuple[bool | None, ...] = i2.even_spacing
 assert len(evens) == 2
 
@@ -135,6 +143,8 @@ check(y, (1,))
 y = rgi(as_jax(np.asarray([0.1, 0.2])), method="nearest")  # refit; one point, as scipy's
 check(y, (1,))
 rgi.fill_value = as_jax(0.0)  # scipy's idiom: the fill outside, in place
+rgi.fill_value = 0.0  # a Python float in (as scipy's), an array out
+fill: jax.Array | None = rgi.fill_value
 y = rgi([[2.0, 0.5]])
 check(y, (1,))
 grid: tuple[jax.Array, ...] = rgi.grid
@@ -184,6 +194,7 @@ check(y, (2,))
 y = ppoly(as_jax(0.5), nu=(0, 1), extrapolate="periodic")
 check(y, (2,))
 derivative: PPoly = ppoly.derivative()
+check(ppoly.derivative(order)(0.5) - derivative(0.5), ())
 antiderivative: PPoly = ppoly.antiderivative(2)
 check(derivative(0.5) - antiderivative.derivative(3)(0.5), ())
 integral: jax.Array = ppoly.integrate(0, 2.0, extrapolate=False)
@@ -213,6 +224,8 @@ y = pchip_interpolate(xp_list, fp_numpy, [0.1, 0.2])
 check(y, (2,))
 ys: list[jax.Array] = pchip_interpolate(xp_jax, fp_list, 0.5, der=[0, 1, -1])
 assert len(ys) == 3
+y = pchip_interpolate(xp_jax, fp_list, 0.5, der=order)
+check(y, ())
 
 
 # ------------------------------------------------------------ what the types reject

@@ -8,7 +8,7 @@ only in how they name their arguments.
 import copy
 from collections.abc import Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import equinox as eqx
 import jax
@@ -25,6 +25,7 @@ from .._utils.types import (
     GridMethodName,
     GridOrders,
     MethodName,
+    Order,
     Orders,
     PerAxis,
 )
@@ -402,7 +403,7 @@ class Interpolator2D(eqx.Module):
 
     def __call__(
         self, x: Float[ArrayInput, "..."], y: Float[ArrayInput, "..."], dx: GridOrders = 0,
-        dy: int = 0, *, derivative: GridOrders | None = None,
+        dy: Order = 0, *, derivative: GridOrders | None = None,
     ) -> Inexact[Array, "..."]:  # fmt: skip
         """Evaluate the interpolant, or its derivatives, at the points ``(x, y)``.
 
@@ -562,8 +563,8 @@ class Interpolator3D(eqx.Module):
         y: Float[ArrayInput, "..."],
         z: Float[ArrayInput, "..."],
         dx: GridOrders = 0,
-        dy: int = 0,
-        dz: int = 0,
+        dy: Order = 0,
+        dz: Order = 0,
         *,
         derivative: GridOrders | None = None,
     ) -> Inexact[Array, "..."]:
@@ -704,7 +705,14 @@ class RegularGridInterpolator(eqx.Module):
     bounds_error: bool = eqx.field(static=True)
     # the axes of one point (`widen_single_points`)
     single: tuple[int, ...] = eqx.field(static=True)
-    fill_value: Inexact[Array, ""] | None  # None: extend; an array leaf: may be traced
+    if TYPE_CHECKING:  # scipy's `rgi.fill_value = 0.0`: any scalar in (`__setattr__`), an array out
+
+        @property
+        def fill_value(self) -> Inexact[Array, ""] | None: ...
+        @fill_value.setter
+        def fill_value(self, value: Inexact[ArrayLike, ""] | None) -> None: ...
+    else:
+        fill_value: Inexact[Array, ""] | None  # None: extend; an array leaf: may be traced
 
     def __init__(
         self,

@@ -37,7 +37,7 @@ from .._pieces.calculus import antiderivative_pieces, derivative_pieces, integra
 from .._utils.columns import normalize_axis
 from .._utils.dtypes import as_dtype, constant, data_dtypes, lists_to_arrays, warn_if_x64_disabled
 from .._utils.methods import plain_method
-from .._utils.types import ArrayInput, BSplineLike, Extrapolate, Orders
+from .._utils.types import ArrayInput, BSplineLike, Extrapolate, Order, Orders
 from .._utils.validate import is_concrete, knots_are_valid, poison
 from .bspline import bspline_pieces
 from .checks import (
@@ -213,7 +213,7 @@ class AbstractPPoly(eqx.Module):
                      self.end, _nan_fill(self.coefficients.dtype), spec, self.descending)  # fmt: skip
 
     @plain_method
-    def derivative(self, nu: int = 1) -> "PPoly":
+    def derivative(self, nu: Order = 1) -> "PPoly":
         """The piecewise polynomial of the ``nu``-th derivative.
 
         Parameters
@@ -253,7 +253,7 @@ class AbstractPPoly(eqx.Module):
         return self._with(_reflected(coefficients, nu, self.descending), self.extrapolate)
 
     @plain_method
-    def antiderivative(self, nu: int = 1) -> "PPoly":
+    def antiderivative(self, nu: Order = 1) -> "PPoly":
         """The piecewise polynomial of the ``nu``-th antiderivative.
 
         The antiderivative and its first ``nu − 1`` derivatives are zero at

@@ -18,7 +18,7 @@ from jaxtyping import Array, Float, Inexact
 from .._interpolate.fit import jit_fit
 from .._interpolate.prepare import ArgumentNames, prepare_fit
 from .._utils.dtypes import dtype_kind, lists_to_arrays, warn_if_x64_disabled
-from .._utils.types import AkimaMethodName, ArrayInput, BcType, Extrapolate
+from .._utils.types import AkimaMethodName, ArrayInput, BcType, Extrapolate, Order
 from .checks import parse_extrapolate
 from .ppoly import PERIODIC, AbstractPPoly
 
@@ -319,7 +319,7 @@ def pchip_interpolate(
     xi: Float[ArrayInput, " n"],
     yi: Float[ArrayInput, "*shape"],
     x: Float[ArrayInput, "..."],
-    der: int = 0,
+    der: Order = 0,
     axis: int = 0,
 ) -> Float[Array, "..."]: ...
 
@@ -329,7 +329,7 @@ def pchip_interpolate(
     xi: Float[ArrayInput, " n"],
     yi: Float[ArrayInput, "*shape"],
     x: Float[ArrayInput, "..."],
-    der: Sequence[int],
+    der: Sequence[Order],
     axis: int = 0,
 ) -> list[Float[Array, "..."]]: ...
 
@@ -338,7 +338,7 @@ def pchip_interpolate(
     xi: Float[ArrayInput, " n"],
     yi: Float[ArrayInput, "*shape"],
     x: Float[ArrayInput, "..."],
-    der: int | Sequence[int] = 0,
+    der: Order | Sequence[Order] = 0,
     axis: int = 0,
 ) -> Float[Array, "..."] | list[Float[Array, "..."]]:
     """Interpolate with `PchipInterpolator` in one call, as `scipy.interpolate.pchip_interpolate`.

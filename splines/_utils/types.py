@@ -13,8 +13,9 @@ entry point converts with `numpy.asarray`.  jaxtyping's ``Float[ArrayInput,
 """
 
 from collections.abc import Sequence
-from typing import Literal, Protocol, TypeAlias, TypeVar
+from typing import Any, Literal, Protocol, TypeAlias, TypeVar
 
+import numpy as np
 from jax.typing import ArrayLike
 
 _T = TypeVar("_T")
@@ -68,11 +69,14 @@ GridExtrap: TypeAlias = ArrayLike | Sequence[ArrayLike | Sequence[ArrayLike]]
 #: sequences here are `Sequence`, read-only: a ``list[float]`` passes for ``float | None``.
 PerAxis: TypeAlias = _T | Sequence[_T]
 
+#: One derivative order: a Python int or a numpy integer (``np.arange``'s, an index).
+Order: TypeAlias = int | np.integer[Any]
+
 #: The derivative orders of a 1-D interpolant: one order, or several (stacked).
-Orders: TypeAlias = int | Sequence[int]
+Orders: TypeAlias = Order | Sequence[Order]
 
 #: A grid's orders: one for every axis, one per axis, or a sequence of either (stacked).
-GridOrders: TypeAlias = int | Sequence[int] | Sequence[Sequence[int]]
+GridOrders: TypeAlias = Order | Sequence[Order] | Sequence[Sequence[Order]]
 
 
 class BSplineLike(Protocol):

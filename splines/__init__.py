@@ -27,9 +27,27 @@ from ._utils.dtypes import X64DisabledWarning as X64DisabledWarning
 __version__ = "0.1.0"
 
 __all__ = [
-    "AbstractPPoly", "Akima1DInterpolator", "approx_df", "CubicHermiteSpline", "CubicSpline",
-    "cyclic_tridiagonal_solve", "fft_interp1d", "fft_interp2d", "interp1d", "interp2d",
-    "interp3d", "interpn", "Interpolator1D", "Interpolator2D", "Interpolator3D", "NotRealError",
-    "pchip_interpolate", "PchipInterpolator", "PPoly", "RegularGridInterpolator", "Tridiagonal",
-    "tridiagonal_solve", "X64DisabledWarning",
-]  # fmt: skip
+    "AbstractPPoly",
+    "Akima1DInterpolator",
+    "approx_df",
+    "CubicHermiteSpline",
+    "CubicSpline",
+    "cyclic_tridiagonal_solve",
+    "fft_interp1d",
+    "fft_interp2d",
+    "interp1d",
+    "interp2d",
+    "interp3d",
+    "interpn",
+    "Interpolator1D",
+    "Interpolator2D",
+    "Interpolator3D",
+    "NotRealError",
+    "pchip_interpolate",
+    "PchipInterpolator",
+    "PPoly",
+    "RegularGridInterpolator",
+    "Tridiagonal",
+    "tridiagonal_solve",
+    "X64DisabledWarning",
+]

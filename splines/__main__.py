@@ -62,8 +62,10 @@ def main(steps: int = 300, plot_path: str = "splines_demo.png") -> None:
 
     grid = np.linspace(0, 1, 1001)
     fitted = np.asarray(splines.interp1d(grid, knots, values, "cubic2"))
-    print(f"max |spline − truth| on [0, 1]:        {np.abs(fitted - truth(grid)).max():.4f}"
-          "  (noise σ = 0.1)")  # fmt: skip
+    print(
+        f"max |spline − truth| on [0, 1]:        {np.abs(fitted - truth(grid)).max():.4f}"
+        "  (noise σ = 0.1)"
+    )
     try:
         best = scipy_least_squares(knots, x, y)
     except ImportError:

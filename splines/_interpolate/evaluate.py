@@ -125,8 +125,9 @@ def planned_call(queries: tuple, derivative, one_axis: bool, real, names: tuple,
     """A fitted interpolant's call: ``(queries in their dtypes, EvalSpec)``, the static half
     made once per call signature (`memoized`).  ``fields``: `EvalSpec`'s after the orders;
     ``one_axis``: ``derivative`` as `interp1d` reads it, else orders per axis."""
-    spec, dtypes, ready = memoized(_fitted_call_plan, queries, (derivative,),
-                                   (one_axis, real, names, *fields))  # fmt: skip
+    spec, dtypes, ready = memoized(
+        _fitted_call_plan, queries, (derivative,), (one_axis, real, names, *fields)
+    )
     if not ready:
         queries = tuple(as_dtype(q, dtype) for q, dtype in zip(queries, dtypes))
     return queries, spec
@@ -142,8 +143,11 @@ def _fitted_call_plan(*args) -> tuple:
 def eval_spec(derivative, one_axis: bool, extend: tuple, periodic: tuple, *rest) -> EvalSpec:
     """The `EvalSpec` of ``derivative`` (`interp1d`'s meaning if ``one_axis``, else orders
     per axis); ``rest``: its fields after ``periodic``."""
-    orders = orders_along_one_axis(derivative) if one_axis else orders_per_axis(
-        derivative, len(periodic))  # fmt: skip
+    orders = (
+        orders_along_one_axis(derivative)
+        if one_axis
+        else orders_per_axis(derivative, len(periodic))
+    )
     return EvalSpec(*orders, extend, periodic, *rest)
 
 
@@ -167,8 +171,10 @@ def evaluate(queries: tuple, breaks: tuple, table, fill, spec: EvalSpec, end=Non
     xs = [jnp.reshape(jnp.broadcast_to(q, shape), (-1,)) for q in queries]
     method = get_method(spec.method)
     even = spec.even if spec.even and method.breaks_at_knots else (False,) * len(breaks)
-    cells = [find_cells(x, b, periodic, method.right_closed, e)
-             for x, b, periodic, e in zip(xs, breaks, spec.periodic, even)]  # fmt: skip
+    cells = [
+        find_cells(x, b, periodic, method.right_closed, e)
+        for x, b, periodic, e in zip(xs, breaks, spec.periodic, even)
+    ]
     if len(breaks) == 1:
         local = take_pieces(table, cells[0].index)  # (m, k, p)
         polynomial = (local.shape[-1] > 1,)  # "nearest": a constant, defined at ±inf
@@ -188,8 +194,9 @@ def evaluate(queries: tuple, breaks: tuple, table, fill, spec: EvalSpec, end=Non
             if not spec.periodic[axis]:
                 out = fill_outside(out, cell.x, b, fill[axis], spec.extend[axis])
         for axis, cell in enumerate(cells):
-            extended = [e and polynomial[axis] and not spec.periodic[axis]
-                        for e in spec.extend[axis]]  # fmt: skip
+            extended = [
+                e and polynomial[axis] and not spec.periodic[axis] for e in spec.extend[axis]
+            ]
             out = nan_where_no_value(out, cell.x, extended)
         results.append(from_columns(out, shape, spec.column_shape, spec.axis))
     return jnp.stack(results) if spec.stacked else results[0]
@@ -342,8 +349,10 @@ def _from_last_breaks(cells, counts, breaks: tuple):
     for cell, b, count in zip(cells, breaks, counts):
         if count == 2:  # "nearest" holds one constant per cell
             on_end = _on_last_break(cell, b)
-            cell = cell._replace(start=jnp.where(on_end, b[-1], cell.start),
-                                 width=jnp.where(on_end, -cell.width, cell.width))  # fmt: skip
+            cell = cell._replace(
+                start=jnp.where(on_end, b[-1], cell.start),
+                width=jnp.where(on_end, -cell.width, cell.width),
+            )
         flipped.append(cell)
     return flipped
 
@@ -372,8 +381,9 @@ def _cell_value(method: Method, corners, cells, breaks: tuple, orders: tuple):
         left.remove(axis)
         for mask in [m for m in node if not m & bit]:
             slopes = node.pop(mask | bit, None)
-            node[mask] = _sum_along(method.pieces, node[mask], slopes, position, cells[axis],
-                                    breaks[axis], orders[axis])  # fmt: skip
+            node[mask] = _sum_along(
+                method.pieces, node[mask], slopes, position, cells[axis], breaks[axis], orders[axis]
+            )
     return node[0] if any(orders) else node[0] + first
 
 
@@ -399,8 +409,11 @@ def _sum_along(pieces, values, slopes, position: int, cell, breaks, order: int):
     count = values.shape[position]
     t = (cell.x - cell.start) / cell.width
     weights = horner(jnp.asarray(_basis(pieces, count), t.dtype), t[:, None], 0)  # (m, data)
-    data = [lax.index_in_dim(a, i, position, keepdims=False)
-            for a in (values, slopes) for i in range(count)]  # fmt: skip
+    data = [
+        lax.index_in_dim(a, i, position, keepdims=False)
+        for a in (values, slopes)
+        for i in range(count)
+    ]
     out = data[0] * column(weights[:, 0])
     for i in range(1, len(data)):
         out = out + data[i] * column(weights[:, i])

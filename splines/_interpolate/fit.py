@@ -162,8 +162,7 @@ def _close_periods(build, method: Method, knots, data, periods, spec: FitSpec, a
     split = _split_table if len(knots) == 1 else partial(_split_along, method, axis=axis)
     xp, data_along, wrapped = knots[axis], jnp.moveaxis(data, axis, 0), True
     if spec.closes_period[axis] is None:  # traced: the knots may pass the period
-        xp, data_along, wrapped = wrap_periodic_knots(xp, data_along, periods[axis],
-                                                      spec.knot_eps)  # fmt: skip
+        xp, data_along, wrapped = wrap_periodic_knots(xp, data_along, periods[axis], spec.knot_eps)
     breaks, table, valid = fit_periodic(
         along, xp, data_along, periods[axis], spec.closes_period[axis], spec.knot_eps, split
     )
@@ -187,13 +186,14 @@ def _pieces_of(method: Method, spec: FitSpec, bc_values, options, knots, data):
     nodes = values[..., None]  # (n_0, …, n_{d-1}, k, slots): D_∅
     if method.slopes is not None:
         for axis in range(d):
-            nodes = jnp.concatenate([nodes, _along_axis(method, spec, bc_values, options, widths,
-                                                        nodes, given, axis)], axis=-1)  # fmt: skip
+            nodes = jnp.concatenate(
+                [nodes, _along_axis(method, spec, bc_values, options, widths, nodes, given, axis)],
+                axis=-1,
+            )
     return tuple(_breaks(method, xp, h) for xp, h in zip(knots, widths)), nodes
 
 
-def _along_axis(method: Method, spec: FitSpec, bc_values, options, widths, nodes, given,
-                axis: int):  # fmt: skip
+def _along_axis(method: Method, spec: FitSpec, bc_values, options, widths, nodes, given, axis: int):
     """The node data D_S of the subsets S whose last axis is ``axis``, ``(…, k, 2^axis)``:
     the slopes along it of every slot so far (``D_{S∖axis}``, in mask order), in one
     rule over all their lines — or one per slot for a rule with a maximum over its
@@ -201,11 +201,19 @@ def _along_axis(method: Method, spec: FitSpec, bc_values, options, widths, nodes
     masks = [1 << axis | mask for mask in range(nodes.shape[-1])]
     if all(mask in given for mask in masks):
         return jnp.stack([given[mask] for mask in masks], axis=-1)
-    rule = partial(_slopes, method.grid_slopes or method.slopes, widths[axis],
-                   spec.bc_kinds[axis], options, len(widths))  # fmt: skip
+    rule = partial(
+        _slopes,
+        method.grid_slopes or method.slopes,
+        widths[axis],
+        spec.bc_kinds[axis],
+        options,
+        len(widths),
+    )
     if method.all_lines_at_once:  # a maximum per slot (as interpax's per derivative): no ends
-        new = jnp.stack([_along(rule, nodes[..., s], axis, at_once=True)
-                         for s in range(nodes.shape[-1])], axis=-1)  # fmt: skip
+        new = jnp.stack(
+            [_along(rule, nodes[..., s], axis, at_once=True) for s in range(nodes.shape[-1])],
+            axis=-1,
+        )
     else:
         lines = jnp.reshape(nodes, nodes.shape[:-2] + (-1,))  # slots become columns
         ends = _line_ends(bc_values, nodes, axis)
@@ -244,16 +252,21 @@ def _line_ends(bc_values, nodes, axis: int):
     lines of a derivative along other axes take zero."""
     rest = nodes.shape[:axis] + nodes.shape[axis + 1 : -1]  # the other axes, then k
     slots = nodes.shape[-1]
-    return tuple(jnp.reshape(jnp.broadcast_to(_in_slot_zero(v, slots), rest + (slots,)),
-                             rest[:-1] + (rest[-1] * slots,))
-                 for v in bc_values)  # fmt: skip
+    return tuple(
+        jnp.reshape(
+            jnp.broadcast_to(_in_slot_zero(v, slots), rest + (slots,)),
+            rest[:-1] + (rest[-1] * slots,),
+        )
+        for v in bc_values
+    )
 
 
 def _in_slot_zero(value, slots: int):
     """``value`` ``(k,)`` in slot 0 of ``(k, slots)``, ``0 · value`` in the others."""
     column = value[:, None]
-    return jnp.concatenate([column, jnp.broadcast_to(0 * column, (value.shape[0], slots - 1))],
-                           axis=1)  # fmt: skip
+    return jnp.concatenate(
+        [column, jnp.broadcast_to(0 * column, (value.shape[0], slots - 1))], axis=1
+    )
 
 
 def _along(function, array, axis: int, *per_line, at_once: bool = False):
@@ -323,8 +336,10 @@ def _middle_node(method: Method, xp, last, bit: int):
     width = _last_width(xp)[None]
     values = [s for s in range(last.shape[1]) if not s & bit]  # their slopes: s | bit
     slopes = [last[:, s | bit] if s | bit < last.shape[1] else None for s in values]
-    pieces = [method.pieces(xp[-2:], width, last[:, s], None if slope is None else slope * width)[1]
-              for s, slope in zip(values, slopes)]  # fmt: skip
+    pieces = [
+        method.pieces(xp[-2:], width, last[:, s], None if slope is None else slope * width)[1]
+        for s, slope in zip(values, slopes)
+    ]
     cut, halves = split_last_piece(xp, jnp.stack(pieces, axis=1))  # (2, values, m, powers)
     inside = cut[-2] > xp[-2]
     right = jnp.where(inside, _last_width(cut), 1)

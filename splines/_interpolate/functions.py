@@ -273,8 +273,22 @@ def interp1d(
     [-3.  0.]
     """
     x, xp, fp, period, fx = lists_to_arrays(x, xp, fp, period, fx)
-    return _call((x,), (xp,), fp, method, derivative, extrap, (period,), even_spacing, bc_type,
-                 axis, c, {1: fx}, NAMES_1D, one_axis=True)  # fmt: skip
+    return _call(
+        (x,),
+        (xp,),
+        fp,
+        method,
+        derivative,
+        extrap,
+        (period,),
+        even_spacing,
+        bc_type,
+        axis,
+        c,
+        {1: fx},
+        NAMES_1D,
+        one_axis=True,
+    )
 
 
 def interp2d(
@@ -384,8 +398,20 @@ def interp2d(
     2.0
     """
     given = {1: fx, 2: fy, 3: fxy}
-    return interp_grid((x, y), (xp, yp), fp, method, derivative, extrap, period, even_spacing,
-                       bc_type, c, given, GRID_NAMES[2])  # fmt: skip
+    return interp_grid(
+        (x, y),
+        (xp, yp),
+        fp,
+        method,
+        derivative,
+        extrap,
+        period,
+        even_spacing,
+        bc_type,
+        c,
+        given,
+        GRID_NAMES[2],
+    )
 
 
 def interp3d(
@@ -485,8 +511,20 @@ def interp3d(
     5.000000
     """
     given = {1: fx, 2: fy, 4: fz, 3: fxy, 5: fxz, 6: fyz, 7: fxyz}
-    return interp_grid((x, y, z), (xp, yp, zp), fp, method, derivative, extrap, period,
-                       even_spacing, bc_type, c, given, GRID_NAMES[3])  # fmt: skip
+    return interp_grid(
+        (x, y, z),
+        (xp, yp, zp),
+        fp,
+        method,
+        derivative,
+        extrap,
+        period,
+        even_spacing,
+        bc_type,
+        c,
+        given,
+        GRID_NAMES[3],
+    )
 
 
 def interpn(
@@ -597,29 +635,58 @@ def interpn(
     check_fill_kind(fill_value, values)
     names = scipy_names(len(points))
     wide, values, single = widen_single_points(points, values, periods)
-    fit_spec, fit_args = prepare_grid(wide, values, grid_method(method), bc_type, period, c,
-                                       {}, names)  # fmt: skip
+    fit_spec, fit_args = prepare_grid(
+        wide, values, grid_method(method), bc_type, period, c, {}, names
+    )
     xi = query_points(xi, len(points), fit_args.knots[0].dtype)
     if bounds_error:
         check_bounds(xi, points, fit_spec.periodic)
     xi = onto_single_points(xi, points, single) if single else xi
-    plan = memoized(evaluation_plan, (), (derivative, extrap),
-                    (False, fit_spec, fit_args.fp.dtype, ()))  # fmt: skip
+    plan = memoized(
+        evaluation_plan, (), (derivative, extrap), (False, fit_spec, fit_args.fp.dtype, ())
+    )
     return _interpolate_points(xi, fit_args, plan[1], fit_spec, plan[0])
 
 
 def scipy_names(d: int) -> ArgumentNames:
     """scipy's names of a grid's arguments, for error messages."""
-    return ArgumentNames(tuple(f"points[{a}]" for a in range(d)),
-                 tuple(f"xi[..., {a}]" for a in range(d)), "values")  # fmt: skip
+    return ArgumentNames(
+        tuple(f"points[{a}]" for a in range(d)), tuple(f"xi[..., {a}]" for a in range(d)), "values"
+    )
 
 
-def interp_grid(queries, knots, fp, method, derivative, extrap, period, even_spacing, bc_type,
-                c, given, names: ArgumentNames):  # fmt: skip
+def interp_grid(
+    queries,
+    knots,
+    fp,
+    method,
+    derivative,
+    extrap,
+    period,
+    even_spacing,
+    bc_type,
+    c,
+    given,
+    names: ArgumentNames,
+):
     """`interp2d`/`interp3d` on any number of axes (``given``: mask → derivative)."""
     knots, fp, periods, c, given = grid_arrays(knots, fp, period, c, given)
-    return _call(lists_to_arrays(*queries), knots, fp, method, derivative, extrap, periods,
-                 even_spacing, bc_type, 0, c, given, names, one_axis=False)  # fmt: skip
+    return _call(
+        lists_to_arrays(*queries),
+        knots,
+        fp,
+        method,
+        derivative,
+        extrap,
+        periods,
+        even_spacing,
+        bc_type,
+        0,
+        c,
+        given,
+        names,
+        one_axis=False,
+    )
 
 
 class CallPlan(NamedTuple):
@@ -632,17 +699,34 @@ class CallPlan(NamedTuple):
     queries_ready: bool  # each query array a jax array of its dtype already (`is_of_dtype`)
 
 
-def _call(queries: tuple, knots: tuple, fp, method, derivative, extrap, periods: tuple,
-          even_spacing, bc_type, axis, c, given: dict, names: ArgumentNames,
-          one_axis: bool):  # fmt: skip
+def _call(
+    queries: tuple,
+    knots: tuple,
+    fp,
+    method,
+    derivative,
+    extrap,
+    periods: tuple,
+    even_spacing,
+    bc_type,
+    axis,
+    c,
+    given: dict,
+    names: ArgumentNames,
+    one_axis: bool,
+):
     """Fit and evaluate in one program, after one lookup of the call's plan (`memoized`).
 
     The arrays are numpy or jax arrays or Python scalars (`lists_to_arrays`).
     """
     masks, derivatives = present(given)
     arrays = (*queries, *knots, fp, *periods, *derivatives)
-    plan = memoized(_plan_call, arrays, (method, bc_type, axis, derivative, extrap),
-                    (len(queries), len(knots), masks, c is None, names, one_axis))  # fmt: skip
+    plan = memoized(
+        _plan_call,
+        arrays,
+        (method, bc_type, axis, derivative, extrap),
+        (len(queries), len(knots), masks, c is None, names, one_axis),
+    )
     spec, fit_args = fit_data(plan.fit, knots, fp, periods, derivatives, c, names)
     if not plan.queries_ready:
         queries = tuple(as_dtype(q, dtype) for q, dtype in zip(queries, plan.query_dtypes))
@@ -676,8 +760,9 @@ def grid_arrays(knots, fp, period, c, given: dict) -> tuple:
     return knots, fp, periods, c, dict(zip(given, lists_to_arrays(*given.values())))
 
 
-def evaluation_plan(derivative, extrap, one_axis: bool, fit_spec: FitSpec, dtype,
-                    even: tuple = ()) -> tuple:  # fmt: skip
+def evaluation_plan(
+    derivative, extrap, one_axis: bool, fit_spec: FitSpec, dtype, even: tuple = ()
+) -> tuple:
     """``(EvalSpec, fill)``: the evaluation's static half, kept per options (`memoized`).
 
     ``one_axis``: `interp1d`'s meaning of ``derivative`` (a tuple stacks orders)
@@ -688,8 +773,16 @@ def evaluation_plan(derivative, extrap, one_axis: bool, fit_spec: FitSpec, dtype
         extraps = (parse_extrap(extrap, fit_spec.periodic[0], dtype),)
     else:
         extraps = parse_grid_extrap(extrap, fit_spec.periodic, dtype)
-    spec = eval_spec(derivative, one_axis, tuple(e.extend for e in extraps), fit_spec.periodic,
-                     fit_spec.axis, fit_spec.column_shape, fit_spec.method, even)  # fmt: skip
+    spec = eval_spec(
+        derivative,
+        one_axis,
+        tuple(e.extend for e in extraps),
+        fit_spec.periodic,
+        fit_spec.axis,
+        fit_spec.column_shape,
+        fit_spec.method,
+        even,
+    )
     return spec, tuple(e.fill for e in extraps)
 
 

@@ -186,9 +186,12 @@ class Interpolator1D(eqx.Module):
         return self.even[0]
 
     def __call__(
-        self, x: Float[ArrayInput, "..."], derivative: Orders = 0, *,
+        self,
+        x: Float[ArrayInput, "..."],
+        derivative: Orders = 0,
+        *,
         dx: Orders | None = None,
-    ) -> Inexact[Array, "..."]:  # fmt: skip
+    ) -> Inexact[Array, "..."]:
         """Evaluate the interpolant, or its derivatives, at ``x``.
 
         Parameters
@@ -229,11 +232,22 @@ class Interpolator1D(eqx.Module):
          [2. 4.]]
         """
         derivative = derivative if dx is None else dx
-        queries, spec = planned_call(lists_to_arrays(x), derivative, True, self.breaks.dtype,
-                                     ("x",), (self.extend,), (self.periodic,), self.axis,
-                                     self.column_shape, self.method, self.even)  # fmt: skip
-        return jit_evaluate(queries, (self.breaks,), self.coefficients, (self.fill,), spec,
-                            self.end)  # fmt: skip
+        queries, spec = planned_call(
+            lists_to_arrays(x),
+            derivative,
+            True,
+            self.breaks.dtype,
+            ("x",),
+            (self.extend,),
+            (self.periodic,),
+            self.axis,
+            self.column_shape,
+            self.method,
+            self.even,
+        )
+        return jit_evaluate(
+            queries, (self.breaks,), self.coefficients, (self.fill,), spec, self.end
+        )
 
 
 class TensorSpline(eqx.Module):
@@ -258,10 +272,19 @@ class TensorSpline(eqx.Module):
     # per axis: locate without a search (`even_axes`)
     even: tuple[bool | None, ...] = eqx.field(static=True)
 
-    def __init__(self, knots: tuple[ArrayInput, ...], fp: ArrayInput, method: MethodName,
-                 bc_type: BcType, extrap: GridExtrap, period: PerAxis[ArrayLike | None],
-                 c: ArrayLike | None, given: dict[int, ArrayInput | None],
-                 names: ArgumentNames, even_spacing: PerAxis[bool | None] = False):  # fmt: skip
+    def __init__(
+        self,
+        knots: tuple[ArrayInput, ...],
+        fp: ArrayInput,
+        method: MethodName,
+        bc_type: BcType,
+        extrap: GridExtrap,
+        period: PerAxis[ArrayLike | None],
+        c: ArrayLike | None,
+        given: dict[int, ArrayInput | None],
+        names: ArgumentNames,
+        even_spacing: PerAxis[bool | None] = False,
+    ):
         spec, args = prepare_grid(knots, fp, method, bc_type, period, c, given, names)
         self.even = even_axes(even_spacing, args, names)
         extraps = parse_grid_extrap(extrap, spec.periodic, args.fp.dtype)
@@ -270,12 +293,22 @@ class TensorSpline(eqx.Module):
         self.extend, self.periodic = tuple(e.extend for e in extraps), spec.periodic
         self.method, self.column_shape, self.names = spec.method, spec.column_shape, names
 
-    def __call__(self, queries: tuple[ArrayInput, ...], derivative: GridOrders
-                 ) -> Inexact[Array, "..."]:  # fmt: skip
-        queries, spec = planned_call(lists_to_arrays(*queries), derivative, False,
-                                     self.breaks[0].dtype, self.names.queries, self.extend,
-                                     self.periodic, 0, self.column_shape, self.method,
-                                     self.even)  # fmt: skip
+    def __call__(
+        self, queries: tuple[ArrayInput, ...], derivative: GridOrders
+    ) -> Inexact[Array, "..."]:
+        queries, spec = planned_call(
+            lists_to_arrays(*queries),
+            derivative,
+            False,
+            self.breaks[0].dtype,
+            self.names.queries,
+            self.extend,
+            self.periodic,
+            0,
+            self.column_shape,
+            self.method,
+            self.even,
+        )
         return jit_evaluate(queries, self.breaks, self.nodes, self.fill, spec, self.end)
 
 
@@ -287,16 +320,26 @@ def call_orders(orders: tuple, derivative) -> Any:
     if derivative is None:
         return orders
     if any(isinstance(o, (tuple, list)) or o != 0 for o in orders):
-        raise TypeError(f"give the orders either as dx, dy, … or as derivative, not both: "
-                        f"got {orders} and derivative={derivative!r}")  # fmt: skip
+        raise TypeError(
+            f"give the orders either as dx, dy, … or as derivative, not both: "
+            f"got {orders} and derivative={derivative!r}"
+        )
     return derivative
 
 
 def grid_eval_spec(spline: TensorSpline, derivative) -> EvalSpec:
     """The evaluation's static half for ``derivative`` (orders per axis).  A function, not
     a method: equinox builds a bound-method module on every method access (~30 µs)."""
-    return eval_spec(derivative, False, spline.extend, spline.periodic, 0, spline.column_shape,
-                     spline.method, spline.even)  # fmt: skip
+    return eval_spec(
+        derivative,
+        False,
+        spline.extend,
+        spline.periodic,
+        0,
+        spline.column_shape,
+        spline.method,
+        spline.even,
+    )
 
 
 class Interpolator2D(eqx.Module):
@@ -382,8 +425,9 @@ class Interpolator2D(eqx.Module):
         fxy: Inexact[ArrayInput, "nx ny *columns"] | None = None,
     ):
         given = {1: fx, 2: fy, 3: fxy}
-        self.spline = TensorSpline((xp, yp), fp, method, bc_type, extrap, period, c, given,
-                                   GRID_NAMES[2], even_spacing)  # fmt: skip
+        self.spline = TensorSpline(
+            (xp, yp), fp, method, bc_type, extrap, period, c, given, GRID_NAMES[2], even_spacing
+        )
 
     @property
     def even_spacing(self) -> tuple[bool | None, ...]:
@@ -402,9 +446,14 @@ class Interpolator2D(eqx.Module):
         return self.spline.even
 
     def __call__(
-        self, x: Float[ArrayInput, "..."], y: Float[ArrayInput, "..."], dx: GridOrders = 0,
-        dy: Order = 0, *, derivative: GridOrders | None = None,
-    ) -> Inexact[Array, "..."]:  # fmt: skip
+        self,
+        x: Float[ArrayInput, "..."],
+        y: Float[ArrayInput, "..."],
+        dx: GridOrders = 0,
+        dy: Order = 0,
+        *,
+        derivative: GridOrders | None = None,
+    ) -> Inexact[Array, "..."]:
         """Evaluate the interpolant, or its derivatives, at the points ``(x, y)``.
 
         Parameters
@@ -538,8 +587,9 @@ class Interpolator3D(eqx.Module):
         fxyz: Inexact[ArrayInput, "nx ny nz *columns"] | None = None,
     ):
         given = {1: fx, 2: fy, 4: fz, 3: fxy, 5: fxz, 6: fyz, 7: fxyz}
-        self.spline = TensorSpline((xp, yp, zp), fp, method, bc_type, extrap, period, c, given,
-                                   GRID_NAMES[3], even_spacing)  # fmt: skip
+        self.spline = TensorSpline(
+            (xp, yp, zp), fp, method, bc_type, extrap, period, c, given, GRID_NAMES[3], even_spacing
+        )
 
     @property
     def even_spacing(self) -> tuple[bool | None, ...]:
@@ -731,8 +781,17 @@ class RegularGridInterpolator(eqx.Module):
         extrap = scipy_fill(bounds_error, fill_value, periods)
         check_fill_kind(fill_value, values)
         wide, wide_values, self.single = widen_single_points(points, values, periods)
-        self.spline = TensorSpline(wide, wide_values, grid_method(method), bc_type, extrap,
-                                   period, c, {}, scipy_names(len(points)))  # fmt: skip
+        self.spline = TensorSpline(
+            wide,
+            wide_values,
+            grid_method(method),
+            bc_type,
+            extrap,
+            period,
+            c,
+            {},
+            scipy_names(len(points)),
+        )
         real, value = self.spline.breaks[0].dtype, self.spline.nodes.dtype
         self.grid = tuple(jnp.asarray(p, real) for p in points)
         self.values = jnp.asarray(values, value)
@@ -745,12 +804,14 @@ class RegularGridInterpolator(eqx.Module):
         attributes (an eager idiom; a jitted function should build a new interpolator)."""
         if name not in ("fill_value", "bounds_error") or "fill_value" not in self.__dict__:
             return super().__setattr__(name, value)  # (equinox: only during __init__)
-        fill, bounds = (value, self.bounds_error) if name == "fill_value" else (
-            self.fill_value, bool(value))  # fmt: skip
+        fill, bounds = (
+            (value, self.bounds_error) if name == "fill_value" else (self.fill_value, bool(value))
+        )
         check_fill_kind(fill, self.values)
         spline = copy.copy(self.spline)
-        extraps = parse_grid_extrap(scipy_fill(bounds, fill, self.periods), spline.periodic,
-                                    spline.nodes.dtype)  # fmt: skip
+        extraps = parse_grid_extrap(
+            scipy_fill(bounds, fill, self.periods), spline.periodic, spline.nodes.dtype
+        )
         fills = jnp.stack([fill_array(e.fill, spline.nodes.dtype) for e in extraps])
         object.__setattr__(spline, "fill", fills)
         object.__setattr__(spline, "extend", tuple(e.extend for e in extraps))
@@ -758,8 +819,13 @@ class RegularGridInterpolator(eqx.Module):
         object.__setattr__(self, "bounds_error", bounds)
         object.__setattr__(self, "fill_value", None if fill is None else jnp.asarray(fill))
 
-    def __call__(self, xi: Float[ArrayInput, "... d"], method: GridMethodName | None = None, *,
-                 nu: GridOrders | None = None) -> Inexact[Array, "..."]:  # fmt: skip
+    def __call__(
+        self,
+        xi: Float[ArrayInput, "... d"],
+        method: GridMethodName | None = None,
+        *,
+        nu: GridOrders | None = None,
+    ) -> Inexact[Array, "..."]:
         """Evaluate the interpolant, or its derivatives, at the points ``xi``.
 
         Parameters
@@ -806,8 +872,17 @@ class RegularGridInterpolator(eqx.Module):
         if method is not None and grid_method(method) != spline.method:  # (not an alias)
             extrap = scipy_fill(self.bounds_error, self.fill_value, self.periods)
             wide, values, _ = widen_single_points(self.grid, self.values, self.periods)
-            spline = TensorSpline(wide, values, grid_method(method), None, extrap,
-                                  self.periods, None, {}, spline.names)  # fmt: skip
+            spline = TensorSpline(
+                wide,
+                values,
+                grid_method(method),
+                None,
+                extrap,
+                self.periods,
+                None,
+                {},
+                spline.names,
+            )
         xi = query_points(xi, len(self.grid), spline.breaks[0].dtype)
         if self.bounds_error:
             check_bounds(xi, self.grid, spline.periodic)

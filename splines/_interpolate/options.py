@@ -138,11 +138,14 @@ def parse_grid_extrap(extrap: Any, periodic: tuple, dtype) -> tuple:
     """
     ndim = len(periodic)
     if getattr(extrap, "shape", None) == (ndim, 2):  # an array of (below, above) rows
-        extrap = [tuple(row) for row in (extrap.tolist() if isinstance(extrap, np.ndarray)
-                                         else extrap)]  # fmt: skip
+        extrap = [
+            tuple(row) for row in (extrap.tolist() if isinstance(extrap, np.ndarray) else extrap)
+        ]
     if _one_per_axis(extrap, ndim):
-        return tuple(parse_extrap(e, p, dtype, f"extrap[{axis}]")
-                     for axis, (e, p) in enumerate(zip(extrap, periodic)))  # fmt: skip
+        return tuple(
+            parse_extrap(e, p, dtype, f"extrap[{axis}]")
+            for axis, (e, p) in enumerate(zip(extrap, periodic))
+        )
     if isinstance(extrap, (tuple, list)) and not _pair_of_scalars(extrap):
         raise ValueError(
             f"`extrap`={extrap!r} must be one option for all {ndim} axes (a bool, a number "

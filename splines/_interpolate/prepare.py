@@ -111,9 +111,18 @@ class FitPlan(NamedTuple):
 _CALLERS_NAMES = ArgumentNames()  # interp1d's: xp, x, fp, fx
 
 
-def prepare_fit(knots: tuple, fp, method, bc_type, periods: tuple, axis=0, c=None,
-                given: dict | None = None, names: ArgumentNames = _CALLERS_NAMES,
-                check: bool = True):  # fmt: skip
+def prepare_fit(
+    knots: tuple,
+    fp,
+    method,
+    bc_type,
+    periods: tuple,
+    axis=0,
+    c=None,
+    given: dict | None = None,
+    names: ArgumentNames = _CALLERS_NAMES,
+    check: bool = True,
+):
     """Validate and convert; return ``(FitSpec, FitArgs)``.  Raises ValueError/TypeError.
 
     ``given`` maps axis masks to user-given derivatives (None: not given).
@@ -123,13 +132,22 @@ def prepare_fit(knots: tuple, fp, method, bc_type, periods: tuple, axis=0, c=Non
     """
     masks, derivatives = present(given)
     arrays = (*knots, fp, *periods, *derivatives)  # flat: a tuple in the key costs ~0.4 µs
-    plan = memoized(plan_fit, arrays, (method, bc_type, axis),
-                    (len(knots), masks, c is None, names))  # fmt: skip
+    plan = memoized(
+        plan_fit, arrays, (method, bc_type, axis), (len(knots), masks, c is None, names)
+    )
     return fit_data(plan, knots, fp, periods, derivatives, c, names, check)
 
 
-def fit_data(plan: FitPlan, knots: tuple, fp, periods: tuple, derivatives: tuple, c,
-             names: ArgumentNames, check: bool = True):  # fmt: skip
+def fit_data(
+    plan: FitPlan,
+    knots: tuple,
+    fp,
+    periods: tuple,
+    derivatives: tuple,
+    c,
+    names: ArgumentNames,
+    check: bool = True,
+):
     """`prepare_fit`'s data half, after its ``plan``: the arrays in their dtypes, checked."""
     real, value = plan.real, plan.value
     c = tension(c, real) if plan.takes_tension else None
@@ -176,10 +194,11 @@ def plan_fit(*args):
     check_method_options(method, rule, bc_type, c, given_names, len(masks) == 2**d - 1)
     if jnp.ndim(fp) < d:
         raise ValueError(
-            f"`{names.values}` must have at least one dimension; got a scalar." if d == 1 else
-            f"`{names.values}` must have at least {d} dimensions, one per axis of the grid; "
+            f"`{names.values}` must have at least one dimension; got a scalar."
+            if d == 1
+            else f"`{names.values}` must have at least {d} dimensions, one per axis of the grid; "
             f"got shape {jnp.shape(fp)}."
-        )  # fmt: skip
+        )
     axis = normalize_axis(axis, jnp.ndim(fp) - d + 1, names.values)
     for a, (xp, name, period) in enumerate(zip(knots, names.knots, periods)):
         along = f"`axis`={axis}" if d == 1 else f"axis {a}"
@@ -195,9 +214,11 @@ def plan_fit(*args):
     spec = FitSpec(method, kinds, axis, column_shape, (None,) * d, eps, masks)
     has_period = any(k[0] == PERIODIC for k in kinds)
     of_their_dtypes = all(is_of_dtype(a, real) for a in knots + periods if a is not None) and all(
-        is_of_dtype(a, value) for a in (fp, *given))  # fmt: skip
-    return FitPlan(spec, real, value, bc_values, rule.takes_tension, given_names, has_period,
-                   of_their_dtypes)  # fmt: skip
+        is_of_dtype(a, value) for a in (fp, *given)
+    )
+    return FitPlan(
+        spec, real, value, bc_values, rule.takes_tension, given_names, has_period, of_their_dtypes
+    )
 
 
 def _end_conditions(bc_type, periods: tuple) -> tuple:
@@ -271,7 +292,7 @@ def check_method_options(method: str, rule: Method, bc_type, c, given=(), all_gi
         raise ValueError(
             f"`bc_type`={bc_type!r} has no effect on method {method!r}: {why}. Leave it "
             "out (use `period` for periodic data)."
-        )  # fmt: skip
+        )
     if c is not None and not rule.takes_tension:
         raise ValueError(f"`c` (tension) applies to method 'cardinal' only; got {method!r}.")
     if c is not None and all_given:
@@ -344,8 +365,9 @@ def _check_data_eagerly(args: FitArgs, plan: FitPlan, names: ArgumentNames) -> t
             what = "periodic data" + (f" along axis {a} (`{names.knots[a]}`)" if d > 1 else "")
             for name, values in arrays:
                 if is_concrete(values):
-                    check_ends_match_eagerly(np.asarray(values), spec.axis + a, name, what,
-                                             spec.knot_eps)  # fmt: skip
+                    check_ends_match_eagerly(
+                        np.asarray(values), spec.axis + a, name, what, spec.knot_eps
+                    )
     return args, tuple(closes)
 
 
@@ -359,8 +381,9 @@ def _wrapped(args: FitArgs, a: int, wrapped, spec: FitSpec, names: ArgumentNames
 
     def take(values, name):
         if merged and is_concrete(values):
-            check_merged_values_eagerly(np.asarray(values), along, name, names.knots[a], merged,
-                                        period, eps)  # fmt: skip
+            check_merged_values_eagerly(
+                np.asarray(values), along, name, names.knots[a], merged, period, eps
+            )
         taken = jnp.take(values, kept, axis=along)
         if merged and not is_concrete(values):
             lines, _ = to_columns(values, along)

@@ -26,10 +26,10 @@ from .._utils.validate import is_concrete
 _SCIPY_METHODS = {"slinear": "linear", "cubic": "cubic2", "cubic_legacy": "cubic2"}
 _NOT_OURS = {
     "pchip": "scipy's applies the 1-D PCHIP along each axis in turn at the point; the "
-             "tensor-product 'monotonic' (interpax's) differs from it in the mixed slopes",
+    "tensor-product 'monotonic' (interpax's) differs from it in the mixed slopes",
     "quintic": "there is no quintic spline here",
     "quintic_legacy": "there is no quintic spline here",
-}  # fmt: skip
+}
 
 
 def grid_method(method) -> str:
@@ -57,8 +57,9 @@ def scipy_fill(bounds_error, fill_value, periods):
     """
     if not isinstance(bounds_error, (bool, np.bool_)):
         raise TypeError(f"`bounds_error` must be a bool; got {bounds_error!r}.")
-    if fill_value is not None and not (np.ndim(fill_value) == 0
-                                       and dtype_kind(fill_value) in "biufc"):  # fmt: skip
+    if fill_value is not None and not (
+        np.ndim(fill_value) == 0 and dtype_kind(fill_value) in "biufc"
+    ):
         raise ValueError(f"`fill_value` must be None or a number; got {fill_value!r}.")
     if bounds_error or all(p is not None for p in periods):
         return False
@@ -90,8 +91,11 @@ def points_and_values(points, values):
             if line[0] > line[-1]:
                 _check_descending(line, f"points[{axis}]")
                 points[axis] = p[::-1]
-                values = jnp.flip(values, axis) if isinstance(values, jnp.ndarray) else (
-                    np.flip(values, axis))  # fmt: skip
+                values = (
+                    jnp.flip(values, axis)
+                    if isinstance(values, jnp.ndarray)
+                    else (np.flip(values, axis))
+                )
     return tuple(points), values
 
 
@@ -99,8 +103,11 @@ def widen_single_points(points: tuple, values, periods: tuple):
     """scipy takes an axis of one point (the data constant along it, in bounds only on
     it); a fit needs two: the point and one a unit past it, the values repeated (so
     every method is constant along it).  Returns points, values and the axes widened."""
-    single = tuple(a for a, (p, period) in enumerate(zip(points, periods))
-                   if np.shape(p) == (1,) and period is None and np.ndim(values) > a)  # fmt: skip
+    single = tuple(
+        a
+        for a, (p, period) in enumerate(zip(points, periods))
+        if np.shape(p) == (1,) and period is None and np.ndim(values) > a
+    )
     points = list(points)
     for a in single:
         points[a] = jnp.concatenate([points[a], points[a] + _unit(points[a])])

@@ -143,8 +143,10 @@ def cyclic_tridiagonal_solve(
     # T's diagonal and u, joined from pieces (no scatter: a small solve's program then
     # has fewer steps, and XLA:CPU runs it on the calling thread, docs/architecture.md §6).
     ends = (gamma[..., None], alpha[..., None])
-    diag_t = jnp.concatenate([diag[..., :1] - ends[0], diag[..., 1:-1],
-                              diag[..., -1:] - ends[1] * ratio[..., None]], axis=-1)  # fmt: skip
+    diag_t = jnp.concatenate(
+        [diag[..., :1] - ends[0], diag[..., 1:-1], diag[..., -1:] - ends[1] * ratio[..., None]],
+        axis=-1,
+    )
     u = jnp.concatenate([ends[0], jnp.zeros(alpha.shape + (n - 2,), diag.dtype), ends[1]], axis=-1)
     rhs, u = jnp.broadcast_arrays(rhs, u)
     y_and_z = tridiagonal_solve(

@@ -51,19 +51,25 @@ def bands_and_rhs(lower, diag, upper, rhs):
     """
     bands = lineax_bands(lower)
     if bands is None:
-        missing = [f"`{k}`" for k, a in (("diag", diag), ("upper", upper), ("rhs", rhs))
-                   if a is None]  # fmt: skip
+        missing = [
+            f"`{k}`" for k, a in (("diag", diag), ("upper", upper), ("rhs", rhs)) if a is None
+        ]
         if missing:
-            raise TypeError(f"{_FORMS}; got `lower` of type {type(lower).__name__} "
-                            f"without {', '.join(missing)}.")  # fmt: skip
+            raise TypeError(
+                f"{_FORMS}; got `lower` of type {type(lower).__name__} "
+                f"without {', '.join(missing)}."
+            )
         return lower, diag, upper, rhs
     given = [a for a in (diag, upper, rhs) if a is not None]
     if len(given) != 1 or upper is not None:
-        raise TypeError(f"{_FORMS}; got a {type(lower).__name__} followed by "
-                        f"{len(given)} more arguments.")  # fmt: skip
+        raise TypeError(
+            f"{_FORMS}; got a {type(lower).__name__} followed by {len(given)} more arguments."
+        )
     (rhs,) = given
     n = bands[1].shape[-1]
     if np.ndim(rhs) < 1 or np.shape(rhs)[-1] != n:
-        raise ValueError(f"`rhs` must have last-axis length n = {n}, the size of "
-                         f"`operator`; got `rhs.shape`={np.shape(rhs)}.")  # fmt: skip
+        raise ValueError(
+            f"`rhs` must have last-axis length n = {n}, the size of "
+            f"`operator`; got `rhs.shape`={np.shape(rhs)}."
+        )
     return *bands, rhs

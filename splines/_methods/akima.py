@@ -82,8 +82,14 @@ def _window(h, delta):
     m1 = jnp.concatenate([low1[None], delta[:-1] * r, delta[-1:]])
     p1 = jnp.concatenate([delta[1:] / r, high1[None], high2[None]])
     # knot 1: E_{-1} h_1/h_0; knots 2 … n-2: h_i/h_{i-2} = r_{i-2} r_{i-1}; the last: g = h_{n-2}
-    m2 = jnp.concatenate([low2[None], low1[None] * r[:1], delta[: n - 3] * (r[:-1] * r[1:]),
-                          delta[n - 3 : n - 2] * r[-1:]])  # fmt: skip
+    m2 = jnp.concatenate(
+        [
+            low2[None],
+            low1[None] * r[:1],
+            delta[: n - 3] * (r[:-1] * r[1:]),
+            delta[n - 3 : n - 2] * r[-1:],
+        ]
+    )
     return m2, m1, m0, p1
 
 
@@ -133,7 +139,8 @@ def _above_cutoff(total, g):
     total, g = jax.lax.stop_gradient((total, g))  # a comparison: no derivative
     log_g = jnp.log2(g)
     counted = jnp.isfinite(total) & (total > 0)
-    largest = jnp.max(jnp.where(counted, jnp.log2(total) - log_g[:, None], -jnp.inf),
-                      initial=-jnp.inf)  # fmt: skip
+    largest = jnp.max(
+        jnp.where(counted, jnp.log2(total) - log_g[:, None], -jnp.inf), initial=-jnp.inf
+    )
     threshold = jnp.exp2(largest + _LOG2_BREAK + log_g)  # 0 when no total counts
     return total > threshold[:, None]

@@ -94,9 +94,12 @@ def split_last_piece(breaks, coefficients):
     degree = last.shape[-1] - 1
     left = [last[..., k] / 2**k for k in range(degree + 1)]
     right = [
-        jnp.where(inside, sum(comb(j, k) * last[..., j] / 2**j for j in range(k, degree + 1)),
-                  last[..., k])
+        jnp.where(
+            inside,
+            sum(comb(j, k) * last[..., j] / 2**j for j in range(k, degree + 1)),
+            last[..., k],
+        )
         for k in range(degree + 1)
-    ]  # fmt: skip
+    ]
     halves = jnp.stack([jnp.stack(left, axis=-1), jnp.stack(right, axis=-1)])
     return breaks, jnp.concatenate([coefficients[:-1], halves])

@@ -135,8 +135,9 @@ def real_roots(
 
 
 @partial(jax.jit, static_argnums=(8,))
-def _real_roots(breaks, coefficients, end, y, discontinuity, extrapolate, descending,
-                independent, size):  # fmt: skip
+def _real_roots(
+    breaks, coefficients, end, y, discontinuity, extrapolate, descending, independent, size
+):
     q = coefficients.at[..., 0].add(-y)
     # c_0 == y rather than q_0 == 0: a difference of two subnormals may flush to 0
     zero = jnp.all(coefficients[..., 1:] == 0, axis=-1) & (coefficients[..., 0] == y)

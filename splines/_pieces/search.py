@@ -298,10 +298,17 @@ def take_pieces(table, index):
     """
     rank = jnp.ndim(index)
     numbers = lax.GatherDimensionNumbers(
-        offset_dims=tuple(range(rank, rank + table.ndim - 1)), collapsed_slice_dims=(0,),
-        start_index_map=(0,))  # fmt: skip
-    return lax.gather(table, jnp.expand_dims(index, -1), numbers, (1, *table.shape[1:]),
-                      mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS)  # fmt: skip
+        offset_dims=tuple(range(rank, rank + table.ndim - 1)),
+        collapsed_slice_dims=(0,),
+        start_index_map=(0,),
+    )
+    return lax.gather(
+        table,
+        jnp.expand_dims(index, -1),
+        numbers,
+        (1, *table.shape[1:]),
+        mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS,
+    )
 
 
 def wrap(x, start, period):

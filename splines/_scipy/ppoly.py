@@ -209,8 +209,15 @@ class AbstractPPoly(eqx.Module):
         except TypeError:  # an unhashable `nu`: the builder says what is wrong with it
             spec = _build_call_spec(nu, mode, self.axis, self.column_shape)
         (x,) = lists_to_arrays(x)
-        return _call(prepare_queries(x, self.breaks.dtype), self.breaks, self.coefficients,
-                     self.end, _nan_fill(self.coefficients.dtype), spec, self.descending)  # fmt: skip
+        return _call(
+            prepare_queries(x, self.breaks.dtype),
+            self.breaks,
+            self.coefficients,
+            self.end,
+            _nan_fill(self.coefficients.dtype),
+            spec,
+            self.descending,
+        )
 
     @plain_method
     def derivative(self, nu: Order = 1) -> "PPoly":
@@ -294,8 +301,9 @@ class AbstractPPoly(eqx.Module):
         nu = _signed_order(nu)
         if nu <= 0:
             return self.derivative(-nu)
-        coefficients = _reflected(_antiderivative(self.breaks, self.coefficients, nu), nu,
-                                  self.descending)  # fmt: skip
+        coefficients = _reflected(
+            _antiderivative(self.breaks, self.coefficients, nu), nu, self.descending
+        )
         return self._with(coefficients, False if self.extrapolate == PERIODIC else self.extrapolate)
 
     @plain_method
@@ -352,25 +360,45 @@ class AbstractPPoly(eqx.Module):
         return _integrate(self.breaks, self.coefficients, a, b, fill, mode, self.column_shape)
 
     @overload
-    def solve(self, y: Float[ArrayInput, "*columns"] = 0.0, discontinuity: bool = True,
-              extrapolate: Extrapolate = None, size: None = None,
-              fill_value: Float[ArrayLike, ""] = np.nan) -> np.ndarray: ...  # fmt: skip
+    def solve(
+        self,
+        y: Float[ArrayInput, "*columns"] = 0.0,
+        discontinuity: bool = True,
+        extrapolate: Extrapolate = None,
+        size: None = None,
+        fill_value: Float[ArrayLike, ""] = np.nan,
+    ) -> np.ndarray: ...
 
     @overload
-    def solve(self, y: Float[ArrayInput, "*columns"], discontinuity: bool,
-              extrapolate: Extrapolate, size: int,
-              fill_value: Float[ArrayLike, ""] = np.nan) -> Float[Array, "*columns size"]: ...  # fmt: skip
+    def solve(
+        self,
+        y: Float[ArrayInput, "*columns"],
+        discontinuity: bool,
+        extrapolate: Extrapolate,
+        size: int,
+        fill_value: Float[ArrayLike, ""] = np.nan,
+    ) -> Float[Array, "*columns size"]: ...
 
     @overload
-    def solve(self, y: Float[ArrayInput, "*columns"] = 0.0, discontinuity: bool = True,
-              extrapolate: Extrapolate = None, *, size: int,
-              fill_value: Float[ArrayLike, ""] = np.nan) -> Float[Array, "*columns size"]: ...  # fmt: skip
+    def solve(
+        self,
+        y: Float[ArrayInput, "*columns"] = 0.0,
+        discontinuity: bool = True,
+        extrapolate: Extrapolate = None,
+        *,
+        size: int,
+        fill_value: Float[ArrayLike, ""] = np.nan,
+    ) -> Float[Array, "*columns size"]: ...
 
     @plain_method
-    def solve(self, y: Float[ArrayInput, "*columns"] = 0.0, discontinuity: bool = True,
-              extrapolate: Extrapolate = None, size: int | None = None,
-              fill_value: Float[ArrayLike, ""] = np.nan
-              ) -> np.ndarray | Float[Array, "*columns size"]:  # fmt: skip
+    def solve(
+        self,
+        y: Float[ArrayInput, "*columns"] = 0.0,
+        discontinuity: bool = True,
+        extrapolate: Extrapolate = None,
+        size: int | None = None,
+        fill_value: Float[ArrayLike, ""] = np.nan,
+    ) -> np.ndarray | Float[Array, "*columns size"]:
         """The real solutions of ``p(x) = y``, per polynomial, as scipy's ``PPoly.solve``.
 
         Parameters
@@ -431,24 +459,41 @@ class AbstractPPoly(eqx.Module):
         return solve(self, y, discontinuity, extrapolate, size, fill_value)
 
     @overload
-    def roots(self, discontinuity: bool = True, extrapolate: Extrapolate = None,
-              size: None = None, fill_value: Float[ArrayLike, ""] = np.nan
-              ) -> np.ndarray: ...  # fmt: skip
+    def roots(
+        self,
+        discontinuity: bool = True,
+        extrapolate: Extrapolate = None,
+        size: None = None,
+        fill_value: Float[ArrayLike, ""] = np.nan,
+    ) -> np.ndarray: ...
 
     @overload
-    def roots(self, discontinuity: bool, extrapolate: Extrapolate, size: int,
-              fill_value: Float[ArrayLike, ""] = np.nan
-              ) -> Float[Array, "*columns size"]: ...  # fmt: skip
+    def roots(
+        self,
+        discontinuity: bool,
+        extrapolate: Extrapolate,
+        size: int,
+        fill_value: Float[ArrayLike, ""] = np.nan,
+    ) -> Float[Array, "*columns size"]: ...
 
     @overload
-    def roots(self, discontinuity: bool = True, extrapolate: Extrapolate = None, *,
-              size: int, fill_value: Float[ArrayLike, ""] = np.nan
-              ) -> Float[Array, "*columns size"]: ...  # fmt: skip
+    def roots(
+        self,
+        discontinuity: bool = True,
+        extrapolate: Extrapolate = None,
+        *,
+        size: int,
+        fill_value: Float[ArrayLike, ""] = np.nan,
+    ) -> Float[Array, "*columns size"]: ...
 
     @plain_method
-    def roots(self, discontinuity: bool = True, extrapolate: Extrapolate = None,
-              size: int | None = None, fill_value: Float[ArrayLike, ""] = np.nan
-              ) -> np.ndarray | Float[Array, "*columns size"]:  # fmt: skip
+    def roots(
+        self,
+        discontinuity: bool = True,
+        extrapolate: Extrapolate = None,
+        size: int | None = None,
+        fill_value: Float[ArrayLike, ""] = np.nan,
+    ) -> np.ndarray | Float[Array, "*columns size"]:
         """The real roots of each polynomial, as scipy's ``PPoly.roots``.
 
         Parameters
@@ -665,13 +710,29 @@ class AbstractPPoly(eqx.Module):
         else:
             t, c, k = tck
         breaks, coefficients, column_shape = bspline_pieces(*lists_to_arrays(t, c), k)
-        return _new(PPoly, breaks, coefficients, _last_values(coefficients),
-                    parse_extrapolate(extrapolate, True), 0, column_shape, False)  # fmt: skip
+        return _new(
+            PPoly,
+            breaks,
+            coefficients,
+            _last_values(coefficients),
+            parse_extrapolate(extrapolate, True),
+            0,
+            column_shape,
+            False,
+        )
 
     @plain_method
     def _with(self, coefficients: Array, extrapolate: bool | Literal["periodic"]) -> "PPoly":
-        return _new(PPoly, self.breaks, coefficients, _last_values(coefficients), extrapolate,
-                    self.axis, self.column_shape, self.descending)  # fmt: skip
+        return _new(
+            PPoly,
+            self.breaks,
+            coefficients,
+            _last_values(coefficients),
+            extrapolate,
+            self.axis,
+            self.column_shape,
+            self.descending,
+        )
 
 
 class PPoly(AbstractPPoly):
@@ -782,13 +843,28 @@ class PPoly(AbstractPPoly):
         column_shape = c.shape[2:]
         c = jnp.reshape(c, c.shape[:2] + (math.prod(column_shape),))
         breaks, coefficients, end = _to_local(x, c, descending)
-        _set_fields(self, breaks, coefficients, end, parse_extrapolate(extrapolate, True), axis,
-                   column_shape, descending)  # fmt: skip
+        _set_fields(
+            self,
+            breaks,
+            coefficients,
+            end,
+            parse_extrapolate(extrapolate, True),
+            axis,
+            column_shape,
+            descending,
+        )
 
 
-def _set_fields(self: AbstractPPoly, breaks: Array, coefficients: Array, end: Array,
-               extrapolate: bool | Literal["periodic"], axis: int, column_shape: tuple[int, ...],
-               descending: bool) -> None:  # fmt: skip
+def _set_fields(
+    self: AbstractPPoly,
+    breaks: Array,
+    coefficients: Array,
+    end: Array,
+    extrapolate: bool | Literal["periodic"],
+    axis: int,
+    column_shape: tuple[int, ...],
+    descending: bool,
+) -> None:
     """Set the fields of ``self`` in its ``__init__`` (a function, not a method: a subclass
     then declares no fields of its own, to a type checker)."""
     self.breaks, self.coefficients, self.end = breaks, coefficients, end
@@ -807,8 +883,13 @@ def _as_bound(value, name: str, real):
 def _build_call_spec(nu, mode, axis: int, column_shape: tuple) -> EvalSpec:
     """The `EvalSpec` of a call (`_call_spec` keeps it per options: building it is a
     third of an eager scalar call's Python)."""
-    return EvalSpec(*orders_along_one_axis(nu, "nu"), ((mode is True,) * 2,), (mode == PERIODIC,),
-                    axis, column_shape)  # fmt: skip
+    return EvalSpec(
+        *orders_along_one_axis(nu, "nu"),
+        ((mode is True,) * 2,),
+        (mode == PERIODIC,),
+        axis,
+        column_shape,
+    )
 
 
 _call_spec = functools.lru_cache(maxsize=256, typed=True)(_build_call_spec)  # nu=True ≠ 1
@@ -825,8 +906,15 @@ def _nan_fill(dtype):
 def _new(cls, breaks, coefficients, end, extrapolate, axis, column_shape, descending):
     """An instance from its fields (no conversion, no checks): results of methods."""
     self = object.__new__(cls)
-    fields = dict(breaks=breaks, coefficients=coefficients, end=end, extrapolate=extrapolate,
-                  axis=axis, column_shape=column_shape, descending=descending)  # fmt: skip
+    fields = dict(
+        breaks=breaks,
+        coefficients=coefficients,
+        end=end,
+        extrapolate=extrapolate,
+        axis=axis,
+        column_shape=column_shape,
+        descending=descending,
+    )
     for name, value in fields.items():
         object.__setattr__(self, name, value)
     return self
@@ -883,10 +971,12 @@ def _extend_impl(breaks, coefficients, end, c, x, descending: bool):
     continue ours strictly make everything NaN.
     """
     given = -breaks if descending else breaks  # scipy's x
-    above = _join(breaks, coefficients, *to_local(c, jnp.concatenate([given[-1:], x]),
-                                                  descending), above=True)  # fmt: skip
-    below = _join(breaks, coefficients, *to_local(c, jnp.concatenate([x, given[:1]]),
-                                                  descending), above=False)  # fmt: skip
+    above = _join(
+        breaks, coefficients, *to_local(c, jnp.concatenate([given[-1:], x]), descending), above=True
+    )
+    below = _join(
+        breaks, coefficients, *to_local(c, jnp.concatenate([x, given[:1]]), descending), above=False
+    )
     append = (-x[0] if descending else x[0]) >= breaks[-1]
     breaks, coefficients = (jnp.where(append, a, b) for a, b in zip(above, below))
     end = jnp.where(append, last_values(above[1]), end)  # the last break is new, or ours

@@ -24,12 +24,15 @@ def solve(ppoly, y, discontinuity, extrapolate, size, fill_value=np.nan):
     # scipy passes bool(extrapolate) to its root finder: "periodic" counts as True.
     extend = bool(parse_extrapolate(extrapolate, ppoly.extrapolate))
     y = as_dtype(_per_polynomial(y, ppoly.column_shape), ppoly.coefficients.dtype)
-    options = dict(discontinuity=bool(discontinuity), extrapolate=extend,
-                   descending=ppoly.descending, end=ppoly.end)  # fmt: skip
+    options = dict(
+        discontinuity=bool(discontinuity),
+        extrapolate=extend,
+        descending=ppoly.descending,
+        end=ppoly.end,
+    )
     breaks, coefficients = ppoly.breaks, ppoly.coefficients  # in z = −x if descending
     if size is not None:
-        roots, counts = real_roots(breaks, coefficients, y, size=_check_size(size),
-                                   **options)  # fmt: skip
+        roots, counts = real_roots(breaks, coefficients, y, size=_check_size(size), **options)
         if not (isinstance(fill_value, float) and np.isnan(fill_value)):
             check_scalar(fill_value, "fill_value")
             padding = jnp.arange(roots.shape[-1]) >= counts[:, None]
@@ -41,8 +44,7 @@ def solve(ppoly, y, discontinuity, extrapolate, size, fill_value=np.nan):
             "per polynomial; unused slots are NaN): how many roots there are is data."
         )
     m, degree = ppoly.coefficients.shape[0], ppoly.coefficients.shape[-1] - 1
-    roots, counts = real_roots(breaks, coefficients, y,
-                               size=max_roots(m, degree), **options)  # fmt: skip
+    roots, counts = real_roots(breaks, coefficients, y, size=max_roots(m, degree), **options)
     return _as_scipy(np.asarray(roots), np.asarray(counts), ppoly.column_shape)
 
 

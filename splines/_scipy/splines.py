@@ -25,13 +25,15 @@ from .ppoly import PERIODIC, AbstractPPoly
 _NAMES = ArgumentNames(knots=("x",), queries=("x",), values="y", slopes="dydx")
 
 
-def _fit_into(self: AbstractPPoly, x, y, method, axis, extrapolate, default, check,
-              bc_type=None, dydx=None):  # fmt: skip
+def _fit_into(
+    self: AbstractPPoly, x, y, method, axis, extrapolate, default, check, bc_type=None, dydx=None
+):
     """Fit ``y`` at ``x`` with ``method`` and set the fields of ``self`` (in `__init__`)."""
     x, y, dydx = lists_to_arrays(x, y, dydx)
     warn_if_x64_disabled(x, y, dydx)
-    spec, args = prepare_fit((x,), y, method, bc_type, (None,), axis, None, {1: dydx}, _NAMES,
-                             bool(check))  # fmt: skip
+    spec, args = prepare_fit(
+        (x,), y, method, bc_type, (None,), axis, None, {1: dydx}, _NAMES, bool(check)
+    )
     (self.breaks,), self.coefficients, self.end = jit_fit(args, spec)
     self.extrapolate = parse_extrapolate(extrapolate, PERIODIC if spec.periodic[0] else default)
     self.axis, self.column_shape, self.descending = spec.axis, spec.column_shape, False

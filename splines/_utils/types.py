@@ -26,15 +26,30 @@ ArrayInput: TypeAlias = ArrayLike | Sequence["ArrayInput"]
 #: The methods of `interp1d`, `interp2d`, `interp3d` and the interpolator classes
 #: (`_methods.registry.METHODS`).
 MethodName: TypeAlias = Literal[
-    "nearest", "linear", "cubic2", "cubic", "catmull-rom", "cardinal", "monotonic",
-    "monotonic-0", "akima", "makima",
-]  # fmt: skip
+    "nearest",
+    "linear",
+    "cubic2",
+    "cubic",
+    "catmull-rom",
+    "cardinal",
+    "monotonic",
+    "monotonic-0",
+    "akima",
+    "makima",
+]
 
 #: The methods with slopes at the knots: `approx_df`'s, and those that take given
 #: derivatives (`_methods.registry.CUBIC_METHODS`).
 CubicMethodName: TypeAlias = Literal[
-    "cubic2", "cubic", "catmull-rom", "cardinal", "monotonic", "monotonic-0", "akima", "makima",
-]  # fmt: skip
+    "cubic2",
+    "cubic",
+    "catmull-rom",
+    "cardinal",
+    "monotonic",
+    "monotonic-0",
+    "akima",
+    "makima",
+]
 
 #: `interpn`'s and `RegularGridInterpolator`'s: ours and scipy's names
 #: (``"slinear"``, ``"cubic_legacy"``; scipy's ``"cubic"`` is our ``"cubic2"``).

@@ -329,8 +329,9 @@ def merged_values_eps(xp, period, eps) -> float:
     return eps * max(1.0, float(np.max(abs(xp))) / float(period))
 
 
-def check_merged_values_eagerly(values, axis: int, name: str, knots: str, merged, period,
-                                eps) -> None:  # fmt: skip
+def check_merged_values_eagerly(
+    values, axis: int, name: str, knots: str, merged, period, eps
+) -> None:
     """Raise naming the first pair of merged knots (`wrapped_knots_eagerly`) whose values
     along ``axis`` differ in some line (``eps``: `merged_values_eps`)."""
     lines = np.moveaxis(values, axis, 0).reshape(values.shape[axis], -1)

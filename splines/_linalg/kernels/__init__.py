@@ -70,7 +70,15 @@ def kernels_for(platform: str) -> SolveKernels:
 
 
 __all__ = [
-    "CPU_KERNELS", "DEFAULT_KERNELS", "GPU_KERNELS", "PLATFORM_KERNELS", "SolveKernels",
-    "gpu_kernels", "kernels_for", "splines_cusparse_gtsv", "splines_gtsv_scan",
-    "splines_thomas_inplace", "splines_thomas_scan",
-]  # fmt: skip
+    "CPU_KERNELS",
+    "DEFAULT_KERNELS",
+    "GPU_KERNELS",
+    "PLATFORM_KERNELS",
+    "SolveKernels",
+    "gpu_kernels",
+    "kernels_for",
+    "splines_cusparse_gtsv",
+    "splines_gtsv_scan",
+    "splines_thomas_inplace",
+    "splines_thomas_scan",
+]

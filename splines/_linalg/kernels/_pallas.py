@@ -48,10 +48,13 @@ def solve_in_lanes(body, lower, diag, upper, rhs, *, scratch: int, interpret: bo
     width = lanes_per_program(systems)
     # (n, L): the batch flattened and padded with identity systems to whole blocks.
     rows = tuple(
-        jnp.pad(jnp.reshape(row, (n, systems)), ((0, 0), (0, -systems % width)),
-                constant_values=int(k == 1))
+        jnp.pad(
+            jnp.reshape(row, (n, systems)),
+            ((0, 0), (0, -systems % width)),
+            constant_values=int(k == 1),
+        )
         for k, row in enumerate(_lanes.to_lanes(lower, diag, upper, rhs))
-    )  # fmt: skip
+    )
     spec = pl.BlockSpec((n, width), lambda program: (0, program))
     out = jax.ShapeDtypeStruct(rows[0].shape, rhs.dtype)
     x, *_ = pl.pallas_call(

@@ -56,5 +56,6 @@ def _gtsv(a, b, c, d, x, s1_out, s2_out):
 @partial(jax.jit, static_argnames="interpret")
 def splines_pallas_gtsv(lower, diag, upper, rhs, *, interpret=False):
     """Solve ``(..., n)`` real systems with partial pivoting; ``lower``/``upper`` ``(..., n-1)``."""
-    return _pallas.solve_in_lanes(_gtsv, lower, diag, upper, rhs, scratch=2,
-                                  interpret=interpret, name="splines_pallas_gtsv")  # fmt: skip
+    return _pallas.solve_in_lanes(
+        _gtsv, lower, diag, upper, rhs, scratch=2, interpret=interpret, name="splines_pallas_gtsv"
+    )

@@ -50,5 +50,13 @@ def _thomas(a, b, c, d, x, c_prime):
 @partial(jax.jit, static_argnames="interpret")
 def splines_pallas_thomas(lower, diag, upper, rhs, *, interpret=False):
     """Solve ``(..., n)`` real systems without pivoting; ``lower``/``upper`` ``(..., n-1)``."""
-    return _pallas.solve_in_lanes(_thomas, lower, diag, upper, rhs, scratch=1,
-                                  interpret=interpret, name="splines_pallas_thomas")  # fmt: skip
+    return _pallas.solve_in_lanes(
+        _thomas,
+        lower,
+        diag,
+        upper,
+        rhs,
+        scratch=1,
+        interpret=interpret,
+        name="splines_pallas_thomas",
+    )

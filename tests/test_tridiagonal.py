@@ -57,7 +57,8 @@ def dense_cyclic(lower, diag, upper):
 
 
 def dense_solve(a, rhs):
-    a, rhs = np.asarray(a, np.float64), np.asarray(rhs, np.float64)
+    wide = np.result_type(np.asarray(a).dtype, np.asarray(rhs).dtype, np.float64)
+    a, rhs = np.asarray(a, wide), np.asarray(rhs, wide)  # complex systems stay complex
     batch = np.broadcast_shapes(a.shape[:-2], rhs.shape[:-1])
     a = np.broadcast_to(a, batch + a.shape[-2:])
     rhs = np.broadcast_to(rhs, batch + rhs.shape[-1:])
@@ -66,7 +67,8 @@ def dense_solve(a, rhs):
 
 def assert_rel(actual, expected, rel):
     """max |actual - expected| ≤ rel · max |expected| (norm-wise relative error)."""
-    actual, expected = np.asarray(actual, np.float64), np.asarray(expected, np.float64)
+    wide = np.result_type(np.asarray(actual).dtype, np.asarray(expected).dtype, np.float64)
+    actual, expected = np.asarray(actual, wide), np.asarray(expected, wide)  # complex kept
     assert actual.shape == expected.shape
     if expected.size == 0:  # e.g. the (empty) off-diagonals of n = 1
         return

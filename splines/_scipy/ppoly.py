@@ -843,7 +843,7 @@ class PPoly(AbstractPPoly):
         column_shape = c.shape[2:]
         c = jnp.reshape(c, c.shape[:2] + (math.prod(column_shape),))
         breaks, coefficients, end = _to_local(x, c, descending)
-        _set_fields(
+        set_fields(
             self,
             breaks,
             coefficients,
@@ -855,7 +855,7 @@ class PPoly(AbstractPPoly):
         )
 
 
-def _set_fields(
+def set_fields(
     self: AbstractPPoly,
     breaks: Array,
     coefficients: Array,
@@ -865,8 +865,9 @@ def _set_fields(
     column_shape: tuple[int, ...],
     descending: bool,
 ) -> None:
-    """Set the fields of ``self`` in its ``__init__`` (a function, not a method: a subclass
-    then declares no fields of its own, to a type checker)."""
+    """Set the fields of ``self`` in its ``__init__``: `PPoly`'s and every fitted class'
+    (a function, not a method: a subclass then declares no fields of its own, to a type
+    checker)."""
     self.breaks, self.coefficients, self.end = breaks, coefficients, end
     self.extrapolate = extrapolate
     self.axis, self.column_shape, self.descending = axis, column_shape, descending

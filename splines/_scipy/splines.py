@@ -20,7 +20,7 @@ from .._interpolate.prepare import ArgumentNames, prepare_fit
 from .._utils.dtypes import dtype_kind, lists_to_arrays, warn_if_x64_disabled
 from .._utils.types import AkimaMethodName, ArrayInput, BcType, Extrapolate, Order
 from .checks import parse_extrapolate
-from .ppoly import PERIODIC, AbstractPPoly
+from .ppoly import PERIODIC, AbstractPPoly, set_fields
 
 _NAMES = ArgumentNames(knots=("x",), queries=("x",), values="y", slopes="dydx")
 
@@ -34,9 +34,9 @@ def _fit_into(
     spec, args = prepare_fit(
         (x,), y, method, bc_type, (None,), axis, None, {1: dydx}, _NAMES, bool(check)
     )
-    (self.breaks,), self.coefficients, self.end = jit_fit(args, spec)
-    self.extrapolate = parse_extrapolate(extrapolate, PERIODIC if spec.periodic[0] else default)
-    self.axis, self.column_shape, self.descending = spec.axis, spec.column_shape, False
+    (breaks,), coefficients, end = jit_fit(args, spec)
+    extrapolate = parse_extrapolate(extrapolate, PERIODIC if spec.periodic[0] else default)
+    set_fields(self, breaks, coefficients, end, extrapolate, spec.axis, spec.column_shape, False)
 
 
 def _real_only(y, cls: str) -> None:

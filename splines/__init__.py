@@ -11,6 +11,8 @@ from ._interpolate.modules import Interpolator1D as Interpolator1D
 from ._interpolate.modules import Interpolator2D as Interpolator2D
 from ._interpolate.modules import Interpolator3D as Interpolator3D
 from ._interpolate.modules import RegularGridInterpolator as RegularGridInterpolator
+from ._linalg.banded import solve_banded as solve_banded
+from ._linalg.banded import solveh_banded as solveh_banded
 from ._linalg.cyclic import cyclic_tridiagonal_solve as cyclic_tridiagonal_solve
 from ._linalg.lineax import Tridiagonal as Tridiagonal
 from ._linalg.tridiagonal import tridiagonal_solve as tridiagonal_solve
@@ -47,6 +49,8 @@ __all__ = [
     "PchipInterpolator",
     "PPoly",
     "RegularGridInterpolator",
+    "solve_banded",
+    "solveh_banded",
     "Tridiagonal",
     "tridiagonal_solve",
     "X64DisabledWarning",

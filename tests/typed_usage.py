@@ -45,6 +45,8 @@ from splines import (
     interp3d,
     interpn,
     pchip_interpolate,
+    solve_banded,
+    solveh_banded,
     tridiagonal_solve,
 )
 
@@ -179,6 +181,15 @@ result = lx.linear_solve(operator, as_jax(diag), solver)  # pyright: ignore[repo
 assert result.value.shape == (3,)  # pyright: ignore[reportUnknownMemberType]
 solution = cyclic_tridiagonal_solve([1.0, 1.0, 1.0], diag, np.ones(3), as_jax(diag))
 check(solution, (3,))
+bands = [[0.0, 1.0, 1.0], [4.0, 4.0, 4.0], [1.0, 1.0, 0.0]]
+solution = solve_banded((1, 1), bands, as_jax([1.0, 2.0, 3.0]))
+check(solution, (3,))
+solution = solve_banded((1, 1), np.asarray(bands), np.ones((3, 2)), check_finite=False)
+check(solution, (3, 2))
+solution = solveh_banded(bands[:2], [1.0, 2.0, 3.0])
+check(solution, (3,))
+solution = solveh_banded(as_jax(np.asarray(bands[1:])), np.ones((3, 2)), lower=True)
+check(solution, (3, 2))
 
 
 # ----------------------------------------------------------- piecewise polynomials

@@ -1,0 +1,277 @@
+"""Banded solves (`splines.solve_banded`, `splines.solveh_banded`) against LAPACK through
+scipy: values, pivoting, batches, gradients, transformations, errors, the program."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+import scipy.linalg as sl
+from _lowered import lowered_text
+from jax.test_util import check_grads
+
+from splines import solve_banded, solveh_banded
+
+SHAPES = [(0, 0), (1, 0), (0, 1), (1, 1), (2, 2), (1, 3), (3, 0), (4, 5)]
+
+
+def dense(ab, lower, upper):
+    """The matrix of scipy's diagonal-ordered form."""
+    n = ab.shape[-1]
+    a = np.zeros((n, n), ab.dtype)
+    for i in range(n):
+        for j in range(max(0, i - lower), min(n, i + upper + 1)):
+            a[i, j] = ab[upper + i - j, j]
+    return a
+
+
+def general(rng, lower, upper, n, dtype=np.float64, batch=()):
+    """A random banded matrix, not diagonally dominant: partial pivoting has work to do."""
+    ab = rng.normal(size=batch + (lower + upper + 1, n))
+    if np.issubdtype(dtype, np.complexfloating):
+        ab = ab + 1j * rng.normal(size=ab.shape)
+    return ab.astype(dtype)
+
+
+def positive_definite(rng, p, n, dtype=np.float64):
+    """Upper form of a random Hermitian positive definite matrix of bandwidth p."""
+    ab = 0.3 * rng.normal(size=(p + 1, n))
+    if np.issubdtype(dtype, np.complexfloating):
+        ab = ab + 0.3j * rng.normal(size=ab.shape)
+    ab[p] = 1 + p + np.abs(rng.normal(size=n))  # diagonally dominant: positive definite
+    return ab.astype(dtype)
+
+
+def rel_err(ours, ref):
+    ours, ref = np.asarray(ours), np.asarray(ref)
+    return np.max(np.abs(ours - ref)) / max(np.max(np.abs(ref)), 1e-300)
+
+
+# ----------------------------------------------------------------- values --
+
+
+@pytest.mark.parametrize("lower, upper", SHAPES)
+@pytest.mark.parametrize("n", [1, 3, 17])  # n = 3 < l + u + 1 for the wider bands
+def test_solve_banded_matches_lapack(lower, upper, n):
+    rng = np.random.default_rng(100 * lower + 10 * upper + n)
+    ab, b = general(rng, lower, upper, n), rng.normal(size=(n, 2))
+    x = solve_banded((lower, upper), ab, b)
+    ref = sl.solve_banded((lower, upper), ab, b)
+    cond = np.linalg.cond(dense(ab, lower, upper))
+    assert rel_err(x, ref) <= 1e-15 * max(cond, 1) * n
+    np.testing.assert_allclose(dense(ab, lower, upper) @ np.asarray(x), b, atol=1e-12 * cond)
+
+
+def test_pivoting_solves_a_matrix_with_zero_diagonal():
+    # A banded permutation-like matrix: every diagonal entry 0, so elimination without
+    # row interchanges divides by 0 at once; gbsv's choice of pivot solves it exactly.
+    n = 9
+    ab = np.zeros((5, n))
+    ab[0, 2:] = 1.0  # a[i, i+2] = 1
+    ab[4, :-2] = 1.0  # a[i+2, i] = 1
+    ab[1, 1:] = 0.5
+    b = np.arange(1.0, n + 1)
+    assert np.all(dense(ab, 2, 2).diagonal() == 0)
+    x = solve_banded((2, 2), ab, b)
+    np.testing.assert_allclose(x, sl.solve_banded((2, 2), ab, b), rtol=1e-14, atol=1e-14)
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_complex_systems(dtype):
+    rng = np.random.default_rng(3)
+    ab = general(rng, 2, 1, 12, dtype)
+    ab[2] += 4  # well conditioned, so that complex64 is close to the reference
+    b = (rng.normal(size=12) + 1j * rng.normal(size=12)).astype(dtype)
+    x = solve_banded((2, 1), ab, b)
+    assert x.dtype == dtype
+    ref = sl.solve_banded((2, 1), ab.astype(np.complex128), b.astype(np.complex128))
+    assert rel_err(x, ref) < (1e-14 if dtype == np.complex128 else 1e-5)
+    ah = positive_definite(rng, 2, 12, dtype)
+    xh = solveh_banded(ah, b)
+    refh = sl.solveh_banded(ah.astype(np.complex128), b.astype(np.complex128))
+    assert rel_err(xh, refh) < (1e-14 if dtype == np.complex128 else 1e-5)
+
+
+def test_float32_matches_float64_reference_of_the_rounded_inputs():
+    rng = np.random.default_rng(4)
+    ab = general(rng, 2, 2, 50, np.float32)
+    ab[2] += 5
+    b = rng.normal(size=50).astype(np.float32)
+    x = solve_banded((2, 2), ab, b)
+    assert x.dtype == np.float32
+    ref = sl.solve_banded((2, 2), ab.astype(np.float64), b.astype(np.float64))
+    assert rel_err(x, ref) < 2e-6
+
+
+@pytest.mark.parametrize("p", [0, 1, 2, 3, 5])
+@pytest.mark.parametrize("n", [1, 2, 4, 30])
+def test_solveh_banded_matches_lapack_in_both_forms(p, n):
+    rng = np.random.default_rng(10 * p + n)
+    upper_form = positive_definite(rng, p, n)
+    a = dense(upper_form, 0, p)
+    a = np.triu(a) + np.triu(a, 1).T
+    lower_form = np.zeros_like(upper_form)
+    for q in range(p + 1):
+        lower_form[q, : max(n - q, 0)] = np.diagonal(a, -q)
+    b = rng.normal(size=(n, 3))
+    ref = np.linalg.solve(a, b)  # scipy's solveh_banded fails at n = 1, p = 1 (its ptsv call)
+    if n > 1:
+        np.testing.assert_allclose(sl.solveh_banded(upper_form, b), ref, rtol=1e-12, atol=1e-14)
+    assert rel_err(solveh_banded(upper_form, b), ref) < 1e-14
+    assert rel_err(solveh_banded(lower_form, b, lower=True), ref) < 1e-14
+
+
+def test_unused_corners_of_ab_are_not_read():
+    rng = np.random.default_rng(5)
+    ab, b = general(rng, 2, 1, 6), rng.normal(size=6)
+    ref = sl.solve_banded((2, 1), ab, b)
+    ab[0, 0] = ab[3, -1] = ab[2, -1] = ab[3, -2] = np.nan  # the corners LAPACK skips
+    # (scipy's check_finite looks at them too: so do we)
+    np.testing.assert_allclose(solve_banded((2, 1), ab, b, check_finite=False), ref, rtol=1e-14)
+    ah, bh = positive_definite(rng, 2, 6), rng.normal(size=6)
+    refh = sl.solveh_banded(ah, bh)
+    ah[0, :2] = ah[1, 0] = np.nan
+    np.testing.assert_allclose(solveh_banded(ah, bh, check_finite=False), refh, rtol=1e-14)
+
+
+# ------------------------------------------------------ invalid matrices --
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_singular_matrix_is_not_finite(jit):
+    ab = np.array([[0.0, 1.0, 0.0], [1.0, 1.0, 1.0], [1.0, 1.0, 0.0]])  # rows 0, 1 equal
+    solve = (lambda ab, b: solve_banded((1, 1), ab, b)) if not jit else None
+    solve = solve or jax.jit(lambda ab, b: solve_banded((1, 1), ab, b))
+    assert np.linalg.matrix_rank(dense(ab, 1, 1)) == 2
+    assert not np.all(np.isfinite(solve(ab, np.ones(3))))
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_not_positive_definite_is_nan(jit):
+    # Symmetric, indefinite (eigenvalues 1 ± 2): no plausible number comes back.
+    ab = np.array([[0.0, 2.0], [1.0, 1.0]])
+    solve = jax.jit(solveh_banded) if jit else solveh_banded
+    assert np.all(np.isnan(solve(ab, np.ones(2))))
+    grad = jax.grad(lambda ab: jnp.sum(solveh_banded(ab, np.ones(2))))(jnp.asarray(ab))
+    assert np.all(np.isnan(grad[1])) and np.isnan(grad[0, 1])  # ab[0, 0] is not read
+
+
+# ------------------------------------------------------------------ batches --
+
+
+def test_batches_broadcast_as_scipys():
+    rng = np.random.default_rng(6)
+    ab = general(rng, 1, 2, 8, batch=(3, 1))
+    ab[..., 1, :] += 3
+    b = rng.normal(size=(4, 8, 2))
+    x = solve_banded((1, 2), ab, b)
+    ref = sl.solve_banded((1, 2), ab, b)
+    assert x.shape == ref.shape == (3, 4, 8, 2)
+    assert rel_err(x, ref) < 1e-14
+    ah = np.stack([positive_definite(rng, 2, 8) for _ in range(3)])
+    xh = solveh_banded(ah, b[:1])
+    refh = sl.solveh_banded(ah, b[:1])
+    assert xh.shape == refh.shape == (3, 8, 2)
+    assert rel_err(xh, refh) < 1e-14
+
+
+@pytest.mark.parametrize("in_axes", [(0, 0), (None, 0), (0, None)])
+def test_vmap_is_the_loop(in_axes):
+    rng = np.random.default_rng(7)
+    ab = np.stack([general(rng, 2, 2, 9) for _ in range(4)])
+    b = rng.normal(size=(4, 9))
+    args = [a if axis == 0 else a[0] for a, axis in zip((ab, b), in_axes)]
+    mapped = jax.jit(jax.vmap(lambda ab, b: solve_banded((2, 2), ab, b), in_axes=in_axes))
+    loop = [
+        sl.solve_banded((2, 2), *(a[i] if axis == 0 else a for a, axis in zip(args, in_axes)))
+        for i in range(4)
+    ]
+    assert rel_err(mapped(*args), np.stack(loop)) < 1e-13
+
+
+# ---------------------------------------------------------------- gradients --
+
+
+def test_check_grads_solve_banded():
+    rng = np.random.default_rng(8)
+    ab, b = general(rng, 2, 1, 6), rng.normal(size=(6, 2))
+    ab[1] += 3  # the diagonal (row u): well conditioned, for finite differences
+    solve = jax.jit(lambda ab, b: solve_banded((2, 1), ab, b))
+    check_grads(solve, (ab, b), order=2, modes=("fwd", "rev"))
+
+
+@pytest.mark.parametrize("lower", [False, True])
+def test_check_grads_solveh_banded(lower):
+    rng = np.random.default_rng(9)
+    ab, b = positive_definite(rng, 2, 6), rng.normal(size=6)
+    ab = ab[::-1].copy() if lower else ab  # a valid lower form of another SPD matrix
+    solve = jax.jit(lambda ab, b: solveh_banded(ab, b, lower=lower))
+    check_grads(solve, (ab, b), order=2, modes=("fwd", "rev"))
+
+
+def test_gradient_matches_the_dense_formula():
+    # d/dA of c·x with x = A⁻¹ b is −λ xᵀ on the band, λ = A⁻ᵀ c.
+    rng = np.random.default_rng(10)
+    ab, b, c = general(rng, 1, 2, 7), rng.normal(size=7), rng.normal(size=7)
+    a = dense(ab, 1, 2)
+    grad = jax.grad(lambda ab: jnp.dot(c, solve_banded((1, 2), ab, b)))(ab)
+    x, lam = np.linalg.solve(a, b), np.linalg.solve(a.T, c)
+    full = -np.outer(lam, x)
+    expected = np.zeros_like(ab)
+    for i in range(7):
+        for j in range(max(0, i - 1), min(7, i + 3)):
+            expected[2 + i - j, j] = full[i, j]
+    np.testing.assert_allclose(grad, expected, rtol=1e-12, atol=1e-14)
+
+
+def test_transpose_is_the_transposed_solve():
+    rng = np.random.default_rng(11)
+    ab, b = general(rng, 3, 1, 8), rng.normal(size=8)
+    transpose = jax.linear_transpose(lambda b: solve_banded((3, 1), ab, b), b)
+    (b_bar,) = transpose(b)
+    np.testing.assert_allclose(b_bar, np.linalg.solve(dense(ab, 3, 1).T, b), rtol=1e-12)
+
+
+# ------------------------------------------------------------------- errors --
+
+
+@pytest.mark.parametrize(
+    "l_and_u, match",
+    [((1,), "`l_and_u`"), ((1, -1), "`l_and_u`"), ((1.0, 1), "`l_and_u`"), (3, "`l_and_u`")],
+)
+def test_bad_l_and_u_is_named(l_and_u, match):
+    with pytest.raises((TypeError, ValueError), match=match):
+        solve_banded(l_and_u, np.ones((3, 4)), np.ones(4))
+
+
+@pytest.mark.parametrize(
+    "ab_shape, b_shape, match",
+    [((2, 4), (4,), "`ab`"), ((3, 4), (5,), "`b`"), ((3, 4), (2, 4), "`b`"), ((3,), (3,), "`ab`")],
+)
+def test_shape_errors_name_the_argument(ab_shape, b_shape, match):
+    with pytest.raises(ValueError, match=match):
+        solve_banded((1, 1), np.ones(ab_shape), np.ones(b_shape))
+
+
+def test_non_finite_data_is_named_or_propagates():
+    ab, b = np.ones((3, 4)) + np.eye(3, 4), np.ones(4)
+    ab[1, 2] = 4.0
+    b[2] = np.nan
+    with pytest.raises(ValueError, match=r"`b\[2\]` = nan"):
+        solve_banded((1, 1), ab, b)
+    with pytest.raises(ValueError, match=r"`b\[2\]` = nan"):
+        solveh_banded(ab[:2], b)
+    assert np.isnan(solve_banded((1, 1), ab, b, check_finite=False)).any()
+    assert np.isnan(jax.jit(lambda b: solve_banded((1, 1), ab, b))(b)).any()
+
+
+# ------------------------------------------------------------------ program --
+
+
+def test_program_has_no_callbacks():
+    ab, b = np.ones((5, 6)), np.ones(6)
+
+    def f(ab, b):
+        return solve_banded((2, 2), ab, b) + solveh_banded(ab[:3], b)
+
+    text = lowered_text(jax.grad(lambda ab, b: jnp.sum(f(ab, b)), argnums=(0, 1)), ab, b)
+    assert "callback" not in text and "custom_call" not in text

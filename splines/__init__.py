@@ -18,6 +18,7 @@ from ._linalg.lineax import Tridiagonal as Tridiagonal
 from ._linalg.tridiagonal import tridiagonal_solve as tridiagonal_solve
 from ._scipy.ppoly import AbstractPPoly as AbstractPPoly
 from ._scipy.ppoly import PPoly as PPoly
+from ._scipy.smoothing import CubicSmoothingSpline as CubicSmoothingSpline
 from ._scipy.splines import Akima1DInterpolator as Akima1DInterpolator
 from ._scipy.splines import CubicHermiteSpline as CubicHermiteSpline
 from ._scipy.splines import CubicSpline as CubicSpline
@@ -33,6 +34,7 @@ __all__ = [
     "Akima1DInterpolator",
     "approx_df",
     "CubicHermiteSpline",
+    "CubicSmoothingSpline",
     "CubicSpline",
     "cyclic_tridiagonal_solve",
     "fft_interp1d",

@@ -26,6 +26,7 @@ from splines import (
     AbstractPPoly,
     Akima1DInterpolator,
     CubicHermiteSpline,
+    CubicSmoothingSpline,
     CubicSpline,
     Interpolator1D,
     Interpolator2D,
@@ -179,6 +180,10 @@ check(solution, (3,))
 solver: Tridiagonal = Tridiagonal(pivoting=True)
 result = lx.linear_solve(operator, as_jax(diag), solver)  # pyright: ignore[reportUnknownMemberType]
 assert result.value.shape == (3,)  # pyright: ignore[reportUnknownMemberType]
+smooth = CubicSmoothingSpline([0.0, 1.0, 2.0, 3.0], as_jax([0.0, 1.0, 0.5, 2.0]), p=0.5)
+check(smooth(as_jax([0.5, 1.5])), (2,))
+smooth = CubicSmoothingSpline(np.arange(4.0), np.ones((4, 2)), w=[1.0, 2.0, 1.0, 1.0], axis=0)
+check(smooth(1.5, 1), (2,))
 solution = cyclic_tridiagonal_solve([1.0, 1.0, 1.0], diag, np.ones(3), as_jax(diag))
 check(solution, (3,))
 bands = [[0.0, 1.0, 1.0], [4.0, 4.0, 4.0], [1.0, 1.0, 0.0]]

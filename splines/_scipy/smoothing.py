@@ -1,0 +1,196 @@
+"""Smoothing splines: interpax's (csaps') `CubicSmoothingSpline`.
+
+The fit is `_methods.smoothing` (Reinsch's method on the banded primitive);
+the arguments are checked as `CubicSpline` checks them, the weights and the
+smoothing parameter as scipy and interpax check theirs.
+"""
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Float, Inexact
+
+from .._interpolate.prepare import ArgumentNames, prepare_fit
+from .._methods.smoothing import natural_smoothing, unit_of
+from .._pieces.polynomials import cubic_pieces
+from .._utils.columns import to_columns
+from .._utils.dtypes import lists_to_arrays, warn_if_x64_disabled
+from .._utils.types import ArrayInput, Extrapolate
+from .._utils.validate import is_concrete, knots_are_valid, poison, poison_columns
+from .checks import parse_extrapolate
+from .ppoly import AbstractPPoly, set_fields
+
+_NAMES = ArgumentNames(knots=("x",), queries=("x",), values="y")
+
+
+class CubicSmoothingSpline(AbstractPPoly):
+    """A cubic smoothing spline of noisy data: interpax's (and csaps')
+    ``CubicSmoothingSpline``.
+
+    The natural cubic spline ``f`` with knots ``x`` that minimises
+    ``p̂ Σ_i w_i (y_i − f(x_i))² + (1 − p̂) ∫ f''(x)² dx``, where p̂ is ``p`` normalised as csaps does, so that one ``p`` smooths data
+    of any span and number of points alike.  An `AbstractPPoly`: it evaluates,
+    differentiates, integrates and finds roots as `PPoly`, and `jax.jit`,
+    `jax.vmap` and `jax.grad` (w.r.t. ``x``, ``y``, ``w``, ``p`` and the
+    points) go through it.
+
+    Parameters
+    ----------
+    x : array_like, shape (n,)
+        The data sites, real, finite and strictly increasing; n ≥ 2.
+    y : array_like, shape (..., n, ...)
+        The data values, n along ``axis``; finite.
+    p : float, optional
+        The smoothing parameter in [0, 1]; default 0.5 (interpax's).  ``p = 1``
+        is the interpolating natural spline, ``p = 0`` the weighted
+        least-squares straight line.  May be traced (a value outside [0, 1] then
+        gives NaN).
+    w : array_like, shape (n,), optional
+        Positive weights of the data; default all 1.
+    axis : int, default 0
+        The axis of ``y`` along ``x``.
+    bc_type : {"natural"}, default "natural"
+        The end conditions: zero second derivatives at both ends, the spline
+        that Reinsch's problem has as its solution.
+    extrapolate : bool, optional
+        Whether to extend the end pieces beyond ``x`` (default) or give NaN.
+    check : bool, default True
+        ``False`` (interpax's keyword) skips the eager data checks: bad
+        concrete data then give NaN, as traced data do.
+
+    Attributes
+    ----------
+    breaks, coefficients, end, extrapolate, axis
+        As `PPoly`'s: the breaks are ``x``.
+
+    Raises
+    ------
+    ValueError
+        ``p`` outside [0, 1], weights not positive and finite, ``w`` not of
+        shape (n,); and as `CubicSpline`: knots not finite and increasing,
+        values not finite, shapes that do not fit.
+
+    See Also
+    --------
+    CubicSpline : The interpolating spline (``p = 1``).
+
+    Notes
+    -----
+    With ``λ = (1 − p̂)/p̂`` the problem is ``Σ w_i (y_i − f(x_i))² + λ ∫ f''²``;
+    Reinsch's method solves it with one pentadiagonal positive definite
+    system, ``(p̂ M + (1 − p̂) Qᵀ W⁻¹ Q) u = Qᵀ y``, then ``f = y − (1 − p̂) W⁻¹
+    Q u`` and ``f'' = p̂ u`` at the knots (`solveh_banded`'s factorisation).
+    csaps' normalisation is ``p̂ = p / (p + (1 − p) k)`` with ``k = 80 S³ / (n²
+    √(1 + S²/Σh_i²) √((Σw)²/Σw²))``, S the span of ``x`` and h_i its spacings.
+    The fit is computed in units where the span and the largest weight are
+    about 1 (powers of two: exact), so no power of the span is formed.
+
+    References
+    ----------
+    C. H. Reinsch, "Smoothing by spline functions", Numerische Mathematik 10,
+    177–183 (1967).  E. Prilepin, csaps (https://github.com/espdev/csaps).
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> import numpy as np
+    >>> import splines
+    >>> x = jnp.linspace(0.0, 1.0, 6)
+    >>> y = x**2 + jnp.array([0.01, -0.02, 0.02, -0.01, 0.0, 0.01])
+    >>> line = splines.CubicSmoothingSpline(x, y, p=0.0)
+    >>> print(bool(jnp.max(jnp.abs(line(x, 2))) < 1e-6))  # a straight line
+    True
+    >>> through = splines.CubicSmoothingSpline(x, y, p=1.0)
+    >>> print(bool(jnp.allclose(through(x), y)))
+    True
+    """
+
+    def __init__(
+        self,
+        x: Float[ArrayInput, " n"],
+        y: Inexact[ArrayInput, "..."],
+        p: float | Float[ArrayInput, ""] | None = None,
+        w: Float[ArrayInput, " n"] | None = None,
+        axis: int = 0,
+        bc_type: str = "natural",
+        extrapolate: Extrapolate = None,
+        check: bool = True,
+    ) -> None:
+        x, y, w = lists_to_arrays(x, y, w)
+        warn_if_x64_disabled(x, y, w)
+        if bc_type != "natural":
+            raise ValueError(
+                f'`bc_type` must be "natural" (the only end condition implemented so far); '
+                f"got {bc_type!r}."
+            )
+        spec, args = prepare_fit(
+            (x,), y, "cubic2", "natural", (None,), axis, None, None, _NAMES, bool(check)
+        )
+        (x,) = args.knots
+        p = 0.5 if p is None else p
+        p = _parameter(p, x.dtype, bool(check))
+        w = _weights(w, x, bool(check))
+        breaks, coefficients, end = _fit(x, args.fp, w, p, spec.axis)
+        set_fields(
+            self,
+            breaks,
+            coefficients,
+            end,
+            parse_extrapolate(extrapolate, True),
+            spec.axis,
+            spec.column_shape,
+            False,
+        )
+
+
+def _parameter(p, real, check: bool):
+    """``p`` as a scalar of the knots' dtype; a concrete one checked to be in [0, 1]."""
+    p = jnp.asarray(p, real) if not isinstance(p, jax.core.Tracer) else p.astype(real)
+    if p.ndim != 0:
+        raise ValueError(f"`p` must be a scalar; got shape {p.shape}.")
+    if check and is_concrete(p) and not 0 <= float(p) <= 1:
+        raise ValueError(f"`p` must be in [0, 1]; got {float(p)!r}.")
+    return p
+
+
+def _weights(w, x, check: bool):
+    """``w`` of the knots' dtype and shape (default ones); concrete ones positive, finite."""
+    if w is None:
+        return jnp.ones_like(x)
+    w = jnp.asarray(w, x.dtype) if not isinstance(w, jax.core.Tracer) else w.astype(x.dtype)
+    if w.shape != x.shape:
+        raise ValueError(f"`w` must have the shape of `x`, {x.shape}; got {w.shape}.")
+    if check and is_concrete(w):
+        values = np.asarray(w)
+        bad = np.flatnonzero(~(np.isfinite(values) & (values > 0)))
+        if bad.size:
+            i = bad[0]
+            raise ValueError(f"`w` must be positive and finite; `w[{i}]` = {float(values[i])!r}.")
+    return w
+
+
+@partial(jax.jit, static_argnums=4)
+def _fit(x, fp, w, p, axis: int):
+    """Breaks, coefficients and end values of the smoothing spline (NaN for invalid data)."""
+    y, _ = to_columns(fp, axis)
+    span = unit_of(x[-1] / 2 - x[0] / 2) * 2  # S: a power of two above the span
+    widths = jnp.diff(x) / span
+    scale = unit_of(jnp.max(w))
+    rho = _csaps_rho(p, widths, x[-1] / span - x[0] / span, w / scale, scale)
+    f, slopes = natural_smoothing(widths, y.astype(jnp.result_type(y, rho)), w / scale, rho)
+    breaks, coefficients = cubic_pieces(x, widths, f, slopes)
+    valid = knots_are_valid(x) & jnp.all((w > 0) & jnp.isfinite(w)) & (p >= 0) & (p <= 1)
+    columns = poison(valid) * poison_columns(coefficients, axis=-2)
+    return breaks * poison(valid), coefficients * columns[:, None], f[-1] * columns
+
+
+def _csaps_rho(p, widths, span, w, scale):
+    """csaps' ``p̂ = p / (p + (1 − p) k)`` in the fit's units (span ~1, weights / ``scale``):
+    k's S³ and the weights' unit ``scale`` divide out of ``λ = (1 − p̂)/p̂``."""
+    n = widths.shape[0] + 1
+    eff_x = 1 + span**2 / jnp.sum(widths**2)
+    eff_w = jnp.sum(w) ** 2 / jnp.sum(w**2)
+    k = 80 * span**3 / (n**2 * jnp.sqrt(eff_x) * jnp.sqrt(eff_w)) / scale
+    return p / (p + (1 - p) * k)

@@ -124,19 +124,27 @@ def _shard_map_cases(rng):
 
 def _shard_map_differences(mesh, rng):
     """Per case: the largest difference of a loss and its gradients w.r.t. (xp, fp),
-    sharded against one device (one program each)."""
-    rows = {}
-    for name, (f, x, xp, fp) in _shard_map_cases(rng).items():
-        on_mesh = jax.shard_map(f, mesh=mesh, in_specs=(P("batch"), P(), P()),
-                                out_specs=P("batch"))  # fmt: skip
+    sharded against one device (one program for every sharded case, one for every
+    unsharded one)."""
+    cases = _shard_map_cases(rng)
 
-        def loss(f, x=x):
-            return lambda knots, values: (f(x, knots, values) ** 2).sum()
+    def on_mesh(f):
+        return jax.shard_map(f, mesh=mesh, in_specs=(P("batch"), P(), P()), out_specs=P("batch"))
 
-        got, want = (jax.jit(jax.value_and_grad(loss(g), argnums=(0, 1)))(xp, fp)
-                     for g in (on_mesh, f))  # fmt: skip
-        rows[name] = max(jax.tree.leaves(jax.tree.map(_difference, got, want)))
-    return rows
+    def every_case(wrap):
+        def loss(f, x):
+            return lambda knots, values: (wrap(f)(x, knots, values) ** 2).sum()
+
+        def run(data):
+            return {name: jax.value_and_grad(loss(f, x), argnums=(0, 1))(*data[name])
+                    for name, (f, x, _, _) in cases.items()}  # fmt: skip
+
+        return jax.jit(run)
+
+    data = {name: (xp, fp) for name, (_, _, xp, fp) in cases.items()}
+    got, want = every_case(on_mesh)(data), every_case(lambda f: f)(data)
+    return {name: max(jax.tree.leaves(jax.tree.map(_difference, got[name], want[name])))
+            for name in cases}  # fmt: skip
 
 
 def _difference(a, b):

@@ -48,15 +48,20 @@ ENTRY_POINTS = {
 }
 
 
+def _values_and_grad(f):
+    """One program: ``f``'s values and the gradient of their sum of squares."""
+    return jax.jit(lambda f_in: (f(f_in), jax.grad(lambda g: (f(g) ** 2).sum())(f_in)))
+
+
 # shard_map's check_vma types each value by the mesh axes it varies over; a loop's
 # carry and the solve's output must vary as the data do (a 1-device mesh checks it).
 @pytest.mark.parametrize("name", ENTRY_POINTS)
 def test_entry_points_run_in_shard_map_with_its_checks(name):
     per_curve = jax.vmap(ENTRY_POINTS[name])
     mesh = Mesh(np.array(jax.devices()[:1]), ("d",))
-    sharded = jax.jit(jax.shard_map(per_curve, mesh=mesh, in_specs=P("d"), out_specs=P("d")))
+    sharded = jax.shard_map(per_curve, mesh=mesh, in_specs=P("d"), out_specs=P("d"))
     curves = np.sin(XP) * np.arange(1.0, 7.0)[:, None]
-    np.testing.assert_allclose(sharded(curves), per_curve(curves), rtol=1e-13, atol=1e-13)
-    grad = jax.grad(lambda f: (sharded(f) ** 2).sum())(curves)
+    values, grad = _values_and_grad(sharded)(curves)
+    np.testing.assert_allclose(values, per_curve(curves), rtol=1e-13, atol=1e-13)
     expected = jax.grad(lambda f: (per_curve(f) ** 2).sum())(curves)
     np.testing.assert_allclose(grad, expected, rtol=1e-12, atol=1e-12)

@@ -65,7 +65,7 @@ def dense_solve(a, rhs):
     return np.linalg.solve(a, rhs[..., None])[..., 0]
 
 
-def assert_rel(actual, expected, rel):
+def assert_rel(actual, expected, rel, what=""):
     """max |actual - expected| ≤ rel · max |expected| (norm-wise relative error)."""
     wide = np.result_type(np.asarray(actual).dtype, np.asarray(expected).dtype, np.float64)
     actual, expected = np.asarray(actual, wide), np.asarray(expected, wide)  # complex kept
@@ -74,7 +74,7 @@ def assert_rel(actual, expected, rel):
         return
     scale = np.max(np.abs(expected))
     err = np.max(np.abs(actual - expected))
-    assert err <= rel * scale, f"relative error {err / scale:.3g} > {rel:.3g}"
+    assert err <= rel * scale, f"{what}relative error {err / scale:.3g} > {rel:.3g}"
 
 
 SOLVES = {
@@ -465,20 +465,32 @@ def _shared_system(rng, bands, rhs, n):
     return lower, diag, upper, rng.normal(size=rhs + (n,))
 
 
-@pytest.mark.parametrize("pivoting", [False, True])
-@pytest.mark.parametrize("n", [1, 2, 5, 300, 1100])
 @pytest.mark.parametrize("bands, rhs", SHARED, ids=str)
-def test_shared_bands_solve_as_if_copied_to_every_right_hand_side(bands, rhs, n, pivoting):
-    lower, diag, upper, b = _shared_system(np.random.default_rng(n), bands, rhs, n)
+def test_shared_bands_solve_as_if_copied_to_every_right_hand_side(bands, rhs):
+    """Sizes on both sides of the in-place kernel's limit (1024 rows), with and without
+    pivoting: the shape's 20 solves in one program (compiles dominate)."""
     batch = np.broadcast_shapes(bands, rhs)
-    copied = [np.broadcast_to(v, batch + v.shape[-1:]) for v in (lower, diag, upper, b)]
-    solve = jax.jit(functools.partial(tridiagonal_solve, pivoting=pivoting))
-    if pivoting:  # x_{n-1} = r / p: XLA may divide by a shared p as a product with 1/p
-        shared, own = solve(lower, diag, upper, b), solve(*copied)
-        np.testing.assert_allclose(shared, own, rtol=0, atol=4e-16 * np.abs(own).max())
-    else:
-        np.testing.assert_array_equal(solve(lower, diag, upper, b), solve(*copied))
-    assert_rel(solve(lower, diag, upper, b), dense_solve(dense(*copied[:3]), copied[3]), 1e-12)
+    cases = {}
+    for n in (1, 2, 5, 300, 1100):
+        system = _shared_system(np.random.default_rng(n), bands, rhs, n)
+        copied = tuple(np.broadcast_to(v, batch + v.shape[-1:]) for v in system)
+        for pivoting in (False, True):
+            cases[n, pivoting] = system, copied
+
+    @jax.jit
+    def solve_each(cases):
+        return {(n, pivoting): [tridiagonal_solve(*args, pivoting=pivoting) for args in pair]
+                for (n, pivoting), pair in cases.items()}  # fmt: skip
+
+    for (n, pivoting), (shared, own) in solve_each(cases).items():
+        what = f"n={n}, pivoting={pivoting}: "
+        if pivoting:  # x_{n-1} = r / p: XLA may divide by a shared p as a product with 1/p
+            np.testing.assert_allclose(shared, own, rtol=0, atol=4e-16 * np.abs(own).max(),
+                                       err_msg=what)  # fmt: skip
+        else:
+            np.testing.assert_array_equal(shared, own, err_msg=what)
+        copied = cases[n, pivoting][1]
+        assert_rel(shared, dense_solve(dense(*copied[:3]), copied[3]), 1e-12, what)
 
 
 @pytest.mark.parametrize("pivoting", [False, True])

@@ -1,0 +1,97 @@
+"""A bounded scalar minimiser that traces: Brent's method in a fixed number of steps.
+
+scipy's ``minimize_scalar(f, bounds=(a, b), method="bounded")`` is Brent's
+``fmin`` (R. P. Brent, *Algorithms for Minimization without Derivatives*,
+1973, ch. 5): golden-section steps, parabolic steps through the three best
+points when they are acceptable, stopping once the bracket around the best
+point ``xf`` is within ``2·tol1 = 2 (√ε |xf| + xatol/3)``.  Here every step is
+branch-free (`jnp.where` picks what a branch would assign), so the search runs
+under `jit` and `vmap`, and it takes the same steps as scipy's (ε = 2.2e-16,
+as scipy's constant): the same evaluations, so the same answer to rounding.
+Steps after convergence change nothing; a search still open after
+``steps`` evaluations stops there (scipy's ``maxiter`` is 500, and its searches
+of a smooth criterion take a few dozen).
+"""
+
+import math
+
+import jax.numpy as jnp
+from jax import lax
+
+_GOLDEN = 0.5 * (3.0 - math.sqrt(5.0))
+_SQRT_EPS = math.sqrt(2.2e-16)
+
+
+def bounded_minimum(f, lower, upper, xatol: float = 1e-5, steps: int = 100):
+    """The ``x`` in [lower, upper] where scipy's bounded Brent search of ``f`` stops.
+
+    ``f`` maps a scalar to a scalar (jnp); ``lower``, ``upper`` scalars.
+    """
+    a, b = jnp.asarray(lower), jnp.asarray(upper)
+    xf = a + _GOLDEN * (b - a)
+    fx = f(xf)
+    zero = jnp.zeros_like(xf)
+    state = dict(a=a, b=b, fulc=xf, nfc=xf, xf=xf, fx=fx, ffulc=fx, fnfc=fx, rat=zero, e=zero)
+
+    def open_(s):
+        xm = 0.5 * (s["a"] + s["b"])
+        tol1 = _SQRT_EPS * jnp.abs(s["xf"]) + xatol / 3.0
+        return jnp.abs(s["xf"] - xm) > 2.0 * tol1 - 0.5 * (s["b"] - s["a"])
+
+    def step(_, s):
+        new = _brent_step(f, s, xatol)
+        active = open_(s)
+        return {k: jnp.where(active, new[k], s[k]) for k in s}
+
+    return lax.fori_loop(1, steps, step, state)["xf"]
+
+
+def _brent_step(f, s, xatol):
+    """One step of scipy's ``_minimize_scalar_bounded`` loop, its branches as selects."""
+    a, b, xf, fx = s["a"], s["b"], s["xf"], s["fx"]
+    nfc, fnfc, fulc, ffulc = s["nfc"], s["fnfc"], s["fulc"], s["ffulc"]
+    xm = 0.5 * (a + b)
+    tol1 = _SQRT_EPS * jnp.abs(xf) + xatol / 3.0
+    tol2 = 2.0 * tol1
+    # A parabola through (xf, fx), (nfc, fnfc), (fulc, ffulc), tried once |e| > tol1.
+    try_parabola = jnp.abs(s["e"]) > tol1
+    r = (xf - nfc) * (fx - ffulc)
+    q = (xf - fulc) * (fx - fnfc)
+    p = (xf - fulc) * q - (xf - nfc) * r
+    q = 2.0 * (q - r)
+    p = jnp.where(q > 0.0, -p, p)
+    q = jnp.abs(q)
+    acceptable = (jnp.abs(p) < jnp.abs(0.5 * q * s["e"])) & (p > q * (a - xf)) & (p < q * (b - xf))
+    parabolic = try_parabola & acceptable
+    rat_parabola = p / jnp.where(parabolic, q, 1.0)
+    near_end = ((xf + rat_parabola - a) < tol2) | ((b - (xf + rat_parabola)) < tol2)
+    towards_middle = jnp.sign(xm - xf) + ((xm - xf) == 0)
+    rat_parabola = jnp.where(near_end, tol1 * towards_middle, rat_parabola)
+    # Otherwise a golden-section step into the larger side.
+    e_golden = jnp.where(xf >= xm, a - xf, b - xf)
+    e = jnp.where(parabolic, s["rat"], e_golden)
+    rat = jnp.where(parabolic, rat_parabola, _GOLDEN * e_golden)
+    x = xf + (jnp.sign(rat) + (rat == 0)) * jnp.maximum(jnp.abs(rat), tol1)
+    fu = f(x)
+    better = fu <= fx
+    # The bracket and the three best points, as scipy updates them.
+    a_new = jnp.where(better, jnp.where(x >= xf, xf, a), jnp.where(x < xf, x, a))
+    b_new = jnp.where(better, jnp.where(x >= xf, b, xf), jnp.where(x < xf, b, x))
+    second = ~better & ((fu <= fnfc) | (nfc == xf))
+    third = ~better & ~second & ((fu <= ffulc) | (fulc == xf) | (fulc == nfc))
+    fulc_new = jnp.where(better | second, nfc, jnp.where(third, x, fulc))
+    ffulc_new = jnp.where(better | second, fnfc, jnp.where(third, fu, ffulc))
+    nfc_new = jnp.where(better, xf, jnp.where(second, x, nfc))
+    fnfc_new = jnp.where(better, fx, jnp.where(second, fu, fnfc))
+    return dict(
+        a=a_new,
+        b=b_new,
+        fulc=fulc_new,
+        ffulc=ffulc_new,
+        nfc=nfc_new,
+        fnfc=fnfc_new,
+        xf=jnp.where(better, x, xf),
+        fx=jnp.where(better, fu, fx),
+        rat=rat,
+        e=e,
+    )

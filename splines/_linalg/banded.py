@@ -39,7 +39,6 @@ from .._utils.dtypes import lists_to_arrays, promote_inexact
 from .._utils.types import ArrayInput
 from .._utils.validate import check_values_eagerly, is_concrete, static_int
 from .._utils.variance import varying_alike
-from .kernels import banded_scan
 from .kernels.banded_scan import ldl_solve, lu_solve
 
 banded_solve_p = Primitive("splines_banded_solve")
@@ -262,14 +261,6 @@ def banded_solve(rows, rhs, *, lower: int, upper: int, symmetric: bool = False):
     rows = jnp.reshape(rows, band_batch + rows.shape[-2:])
     rhs = jnp.broadcast_to(rhs, batch + rhs.shape[-1:])
     return _solve(rows, rhs, lower=lower, upper=upper, symmetric=symmetric)
-
-
-def ldl_factorise(rows, bandwidth: int):
-    """``A = L D Lᴴ`` of a Hermitian positive definite A given by its lower ``rows``
-    ``(..., n, p+1)``: L's rows ``(..., n, p)`` (``L[i, i-p+m]``) and D ``(..., n)``; jnp,
-    differentiable by JAX itself (a pivot ≤ 0 is NaN)."""
-    l_rows, d = banded_scan.ldl_factor_rows(jnp.moveaxis(rows, (-2, -1), (0, 1)), bandwidth)
-    return jnp.moveaxis(l_rows, (0, 1), (-2, -1)), jnp.moveaxis(d, 0, -1)
 
 
 def _solve(rows, rhs, **params):

@@ -1,38 +1,48 @@
-"""Cubic smoothing splines (Reinsch's method) on the banded primitive.
+"""Cubic smoothing splines as a Kalman filter and smoother (two scans, a 2×2 state).
 
 Among all C² functions, the minimiser of
 
     Σ_i w_i (y_i − f(x_i))² + λ ∫ f''(x)² dx
 
-is the natural cubic spline with knots x (Reinsch 1967; de Boor, *A Practical
-Guide to Splines*, ch. XIV).  With its values f and second derivatives m at the
-knots (m_0 = m_{n-1} = 0), continuity of f' at the interior knots reads
-``Qᵀ f = M m`` with
+is the natural cubic spline with knots x (Reinsch 1967).  It is also the
+posterior mean of f when f'' is white noise of intensity 1/λ, the value and
+slope at x_0 are unknown (a flat prior) and y_i = f(x_i) + e_i with
+Var e_i = 1/w_i (Wahba 1978; Wecker & Ansley 1983).  Then the state
+a_i = (f(x_i), f'(x_i)) is a Markov chain,
 
-    (Qᵀ f)_i = (f_{i+1} − f_i)/h_i − (f_i − f_{i-1})/h_{i-1},
-    M_ii = (h_{i-1} + h_i)/3,   M_{i,i+1} = h_i/6          (i = 1 … n-2),
+    a_{i+1} = T a_i + η_i,   T = [[1, h], [0, 1]],   Cov η_i = (1/λ) [[h³/3, h²/2], [h²/2, h]],
 
-and ∫ f''² = mᵀ M m.  Writing λ = (1 − ρ)/ρ, the solution is
+and a Kalman filter followed by the Rauch–Tung–Striebel smoother gives the
+posterior means, f and f' at every knot — the smoothing spline's cubic Hermite
+data — in O(n).  Only the ratio of the two noises matters: with the observation
+noise ν/w_i and the process noise δ [[h³/3, …]], λ = ν/δ; a pair (ν, δ) rather
+than λ keeps both limits finite and exact, δ = 0 the weighted least-squares line
+and ν = 0 interpolation.  The flat prior is exact: the first two data determine a_1,
 
-    (ρ M + (1 − ρ) R) u = Qᵀ y,      R = Qᵀ W⁻¹ Q,
-    f = y − (1 − ρ) W⁻¹ Q u,         m = ρ u,
+    f_1 = y_1,  f'_1 = (y_1 − y_0)/h_0,  Cov = B⁻¹ diag(ν/w_1, ν/w_0 + δ h_0³/3) B⁻ᵀ,
 
-with a pentadiagonal positive definite matrix for every ρ in [0, 1]: ρ = 1 is
-interpolation, ρ = 0 the weighted least-squares line (R alone is positive
-definite: Q has full column rank).  Q and Qᵀ are applied as differences of
-differences before dividing by h, which avoids cancellation.
+(B the map from a_1 to (y_1, y_0 − noise)), the filter runs from there, and the
+smoother ends by conditioning a_0 on the smoothed a_1 and y_0.
+
+Why not Reinsch's pentadiagonal system (or scipy's banded B-spline one): they
+form second differences of the data divided by h and solve a system whose
+condition grows like λ/h⁴; against a 50-digit solve they lose 1e-8 … 1e-2 at
+n = 300 … 3000 in float64 and break down in float32, where this recursion stays
+within ~1e-15 and ~1e-6 (benchmarks/results/smoothing_accuracy.md).
+
+The influence matrix H (f = H y) has diagonal H_ii = Var(f_i | y) w_i / ν,
+from the smoothed variances, so generalised cross-validation needs one more sweep of
+the same recursion (`gcv`).
 
 Scale.  Everything is computed in units where the span is about 1 and the
 largest weight 1 (powers of two, exact): x̂ = x / S, ŵ = w / ω, so λ̂ = λ /
-(S³ ω).  The spline's pieces hold slopes in units of their cell (s_i h_i), which
-no unit changes, so no power of the span is ever formed.
+(S³ ω).  The pieces take slopes in units of their cell (s_i h_i).
 """
 
 import jax
 import jax.numpy as jnp
 from jax import lax
 
-from .._linalg.banded import banded_solve, ldl_factorise
 from .._utils.dtypes import power_of_two
 from .._utils.minimize import bounded_minimum
 
@@ -45,55 +55,33 @@ def unit_of(magnitude):
     return power_of_two(jnp.clip(e, info.minexp + 1, info.maxexp - 1), magnitude.dtype)
 
 
-def natural_smoothing(widths, y, w, rho):
+def natural_smoothing(widths, y, w, noise, drift):
     """Values f and slopes in cell units of the natural smoothing spline.
 
     ``widths`` ``(n-1,)`` (any unit), ``y`` ``(n, k)``, ``w`` ``(n,)`` positive (any
-    unit), ``rho`` the weight ρ of the data term *in those units* (module docstring).
+    unit); ``noise`` and ``drift`` ≥ 0, not both 0, in the ratio λ : 1 *in those
+    units* (the scales of the observation and process noise; module docstring).
     Returns ``f`` ``(n, k)`` and the slopes ``u_i = s_i g_i`` (g_i the knot's right
     cell, the last knot's left one), the form `_pieces.polynomials.cubic_pieces` takes.
     """
-    f, m = _values_and_curvatures(widths, y, w, rho)
-    return f, _cell_slopes(widths, f, m)
+    f, s, _ = _smooth(widths, y, noise / w, drift)
+    cells = jnp.concatenate([widths, widths[-1:]])
+    return f, s * cells[:, None]
 
 
-def _values_and_curvatures(widths, y, w, rho):
-    """f ``(n, k)`` and m = f'' at the knots ``(n, k)`` (0 at both ends)."""
-    if y.shape[0] == 2:  # no interior knot: the line through both points
-        return y, jnp.zeros_like(y)
-    rho = jnp.asarray(rho, widths.dtype)
-    r, v = 1 / widths, 1 / w  # r_i = 1/h_i, W⁻¹
-    m_rows, r_rows = _penalty_rows(widths, r, v)
-    rows = rho * m_rows + (1 - rho) * r_rows
-    u = banded_solve(rows, _q_transpose(r, y).T, lower=2, upper=0, symmetric=True).T
-    f = y - (1 - rho) * v[:, None] * _q(r, u)
-    return f, jnp.pad(rho * u, ((1, 1), (0, 0)))
-
-
-def gcv(widths, y, w, rho):
+def gcv(widths, y, w, noise, drift):
     """scipy's generalised cross-validation criterion, per column of ``y`` ``(n, k)``:
 
         GCV = (Σ_i (y_i − f_i)² / n) / (1 − tr(H)/n)²,
 
-    H the influence ("hat") matrix, f = H y.  With K = ρ M + (1 − ρ) R,
-    H = I − (1 − ρ) W⁻¹ Q K⁻¹ Qᵀ, so tr(H) = n − (1 − ρ) tr(K⁻¹ R): R is
-    pentadiagonal, and only K⁻¹'s five central diagonals are needed, which the
-    LDLᵀ factors give in one backward sweep (Hutchinson & de Hoog 1985,
-    `_inverse_band`).  A smooth function of ρ (and of the data).
+    f = H y; tr(H) = Σ_i Var(f_i | y) / Var(e_i) from the smoother's variances.
+    A smooth function of λ and of the data.
     """
     n = y.shape[0]
-    f, _ = _values_and_curvatures(widths, y, w, rho)
+    v = noise / w
+    f, _, variance = _smooth(widths, y, v, drift)
     residual = jnp.mean(jnp.square(jnp.abs(y - f)), axis=0)
-    if n == 2:
-        return residual / jnp.square(1 - 2 / n)  # H = I: 0/0 is what scipy has too
-    rho = jnp.asarray(rho, widths.dtype)
-    m_rows, r_rows = _penalty_rows(widths, 1 / widths, 1 / w)
-    l_rows, d = ldl_factorise(rho * m_rows + (1 - rho) * r_rows, 2)
-    inverse = _inverse_band(l_rows, d)
-    # tr(K⁻¹ R) = Σ_i Σ_ii R_ii + 2 Σ_{i,i+1} R_{i,i+1} + 2 Σ_{i,i+2} R_{i,i+2}
-    upper_r = jnp.stack([r_rows[:, 2], _later(r_rows[:, 1], 1), _later(r_rows[:, 0], 2)], axis=-1)
-    trace = jnp.sum(inverse * upper_r * jnp.array([1, 2, 2], widths.dtype))
-    influence = n - (1 - rho) * trace
+    influence = jnp.sum(variance / v)
     return residual / jnp.square(1 - influence / n)
 
 
@@ -108,8 +96,7 @@ def gcv_lambda(widths, y, w, unit, scale):
     n = y.shape[0]
 
     def criterion(lam, column):
-        rho = 1 / (1 + lam / unit / unit / unit / scale)
-        return gcv(widths, column[:, None], w, rho)[0]
+        return gcv(widths, column[:, None], w, lam / unit / unit / unit / scale, 1.0)[0]
 
     def search(column):
         return bounded_minimum(lambda lam: criterion(lam, column), 0.0, float(n))
@@ -117,78 +104,100 @@ def gcv_lambda(widths, y, w, unit, scale):
     return jax.vmap(search, in_axes=1)(y)
 
 
-def _later(v, q: int):
-    """``out[i] = v[i + q]``, 0 past the end."""
-    return jnp.pad(v[q:], (0, min(q, v.shape[0])))
+# ------------------------------------------------------------- the recursion --
+# A 2×2 covariance is carried as its three entries (p00, p01, p11); means as (f, s),
+# each (k,) over the columns, which share the covariances.
 
 
-def _inverse_band(l_rows, d):
-    """``Σ_{i,i}, Σ_{i,i+1}, Σ_{i,i+2}`` of Σ = (L D Lᵀ)⁻¹ for L of bandwidth 2, ``(N, 3)``.
-
-    From Σ = D⁻¹ L⁻¹ + (I − Lᵀ) Σ, row by row from the last:
-        Σ_{i,i+2} = −(L_{i+1,i} Σ_{i+1,i+2} + L_{i+2,i} Σ_{i+2,i+2}),
-        Σ_{i,i+1} = −(L_{i+1,i} Σ_{i+1,i+1} + L_{i+2,i} Σ_{i+1,i+2}),
-        Σ_{i,i}   = 1/d_i − (L_{i+1,i} Σ_{i,i+1} + L_{i+2,i} Σ_{i,i+2}).
-    """
-    below = jnp.stack([_later(l_rows[:, 1], 1), _later(l_rows[:, 0], 2)], axis=-1)
-
-    def step(carry, xs):
-        s11, s12, s22 = carry  # Σ_{i+1,i+1}, Σ_{i+1,i+2}, Σ_{i+2,i+2}
-        (a, b), d = xs  # L_{i+1,i}, L_{i+2,i}; d_i
-        s02 = -(a * s12 + b * s22)
-        s01 = -(a * s11 + b * s12)
-        s00 = 1 / d - (a * s01 + b * s02)
-        return (s00, s01, s11), jnp.stack([s00, s01, s02])
-
-    zero = jnp.zeros((), d.dtype)
-    _, band = lax.scan(step, (zero, zero, zero), (below, d), reverse=True)
-    return band
+def _smooth(h, y, noise, drift):
+    """Smoothed f ``(n, k)``, f' ``(n, k)`` and Var(f_i | y) ``(n,)``, with observation
+    noise variances ``noise`` ``(n,)`` and the process noise scale ``drift``."""
+    if y.shape[0] == 2:  # the line through both points, which it interpolates: H = I
+        s = jnp.broadcast_to((y[1] - y[0]) / h[0], y[0].shape)
+        return y, jnp.stack([s, s]), noise
+    start = _start(h[0], y[0], y[1], noise[0], noise[1], drift)
+    filtered, predicted = _filter(start, h[1:], y[2:], noise[2:], drift)
+    f, s, var, cov, var_s = _smoother(filtered, predicted, h[1:])
+    f0, s0, var0 = _first_knot((f[0], s[0], var[0], cov[0], var_s[0]), h[0], y[0], noise[0], drift)
+    return tuple(jnp.concatenate([a[None], b]) for a, b in ((f0, f), (s0, s), (var0, var)))
 
 
-def _q_transpose(r, y):
-    """``(Qᵀ y)_i = r_i (y_{i+1} − y_i) − r_{i-1} (y_i − y_{i-1})``, i = 1 … n-2."""
-    steps = r[:, None] * jnp.diff(y, axis=0)
-    return steps[1:] - steps[:-1]
+def _start(h, y0, y1, v0, v1, drift):
+    """The state at x_1 given y_0, y_1 and a flat prior at x_0: (f, s), (p00, p01, p11)."""
+    d1, d0 = v1, v0 + drift * h**3 / 3
+    return (y1, (y1 - y0) / h), (d1, d1 / h, (d1 + d0) / (h * h))
 
 
-def _q(r, u):
-    """``(Q u)_k = r_k (u_{k+1} − u_k) − r_{k-1} (u_k − u_{k-1})`` with u_0 = u_{n-1} = 0."""
-    steps = r[:, None] * jnp.diff(jnp.pad(u, ((1, 1), (0, 0))), axis=0)
-    return jnp.pad(steps, ((0, 1), (0, 0))) - jnp.pad(steps, ((1, 0), (0, 0)))
-
-
-def _penalty_rows(h, r, v):
-    """Lower rows of M and of R = Qᵀ W⁻¹ Q over the interior knots i = 1 … n-2:
-    ``[A_{i,i-2}, A_{i,i-1}, A_{i,i}]``, 0 outside the matrix.
-
-        M_ii = (h_{i-1} + h_i)/3,  M_{i,i-1} = h_{i-1}/6,
-        R_ii = r_{i-1}² v_{i-1} + (r_{i-1} + r_i)² v_i + r_i² v_{i+1},
-        R_{i,i-1} = −r_{i-1} ((r_{i-2} + r_{i-1}) v_{i-1} + (r_{i-1} + r_i) v_i),
-        R_{i,i-2} = r_{i-2} r_{i-1} v_{i-1}.
-    """
-    left, right = r[:-1], r[1:]  # r_{i-1}, r_i at interior knot i
-    both = left + right
-    diag_m = (h[:-1] + h[1:]) / 3
-    diag_r = left**2 * v[:-2] + both**2 * v[1:-1] + right**2 * v[2:]
-    # Couplings of interior knots i-1 and i (i = 2 … n-2), then of i-2 and i (i = 3 … n-2).
-    sub_m = h[1:-1] / 6
-    sub_r = -r[1:-1] * (both[:-1] * v[1:-2] + both[1:] * v[2:-1])
-    subsub_r = r[1:-2] * r[2:-1] * v[2:-2]
-    zero = jnp.zeros(1, h.dtype)
-    size = diag_m.shape[0]
-    m_rows = jnp.stack([jnp.zeros_like(diag_m), jnp.concatenate([zero, sub_m]), diag_m], axis=-1)
-    r_rows = jnp.stack(
-        [jnp.concatenate([zero, zero, subsub_r])[:size], jnp.concatenate([zero, sub_r]), diag_r],
-        axis=-1,
+def _predict(mean, cov, h, drift):
+    """``T a`` and ``T P Tᵀ + ρ Q_h``."""
+    (f, s), (p00, p01, p11) = mean, cov
+    return (f + h * s, s), (
+        p00 + 2 * h * p01 + h * h * p11 + drift * h**3 / 3,
+        p01 + h * p11 + drift * h * h / 2,
+        p11 + drift * h,
     )
-    return m_rows, r_rows
 
 
-def _cell_slopes(h, f, m):
-    """``s_i h_i = Δf_i − h_i² (2 m_i + m_{i+1})/6``; the last knot's on its left cell,
-    ``s_{n-1} h_{n-2} = Δf_{n-2} + h_{n-2}² (m_{n-2} + 2 m_{n-1})/6``."""
-    delta = jnp.diff(f, axis=0)
-    h2 = (h * h)[:, None]
-    starts = delta - h2 * (2 * m[:-1] + m[1:]) / 6
-    last = delta[-1:] + h2[-1:] * (m[-2:-1] + 2 * m[-1:]) / 6
-    return jnp.concatenate([starts, last])
+def _filter(start, h, y, v, drift):
+    """Filtered states at knots 1 … n-1 and the predictions at knots 2 … n-1."""
+
+    def step(state, xs):
+        h, y, v = xs
+        (mf, ms), (q00, q01, q11) = prediction = _predict(*state, h, drift)
+        total = q00 + v  # the innovation's variance
+        innovation = y - mf
+        mean = (mf + q00 / total * innovation, ms + q01 / total * innovation)
+        cov = (q00 * v / total, q01 * v / total, q11 - q01 * q01 / total)
+        return (mean, cov), ((mean, cov), prediction)
+
+    _, (filtered, predicted) = lax.scan(step, start, (h, y, v))
+    filtered = jax.tree.map(
+        lambda first, rest: jnp.concatenate([first[None], rest]), start, filtered
+    )
+    return filtered, predicted
+
+
+def _smoother(filtered, predicted, h):
+    """Rauch–Tung–Striebel from the last knot back to knot 1: f, f' and the smoothed
+    covariance (p00, p01, p11) at knots 1 … n-1.
+
+        G = P_i Tᵀ (P⁻_{i+1})⁻¹,   a_i = â_i + G (a_{i+1} − â⁻_{i+1}),
+        P_i^s = P_i + G (P^s_{i+1} − P⁻_{i+1}) Gᵀ.
+    """
+    (f, s), (p00, p01, p11) = filtered
+    states = (f, s, p00, p01, p11)
+    last = tuple(a[-1] for a in states)
+
+    def step(after, xs):
+        fa, sa, a00, a01, a11 = after
+        (mf, ms, c00, c01, c11), ((pf, ps), (q00, q01, q11)), h = xs
+        # P Tᵀ = [[c00 + h c01, c01], [c01 + h c11, c11]]; (P⁻)⁻¹ = adj(P⁻) / det.
+        det = q00 * q11 - q01 * q01
+        t00, t01, t10, t11 = c00 + h * c01, c01, c01 + h * c11, c11
+        g00, g01 = (t00 * q11 - t01 * q01) / det, (t01 * q00 - t00 * q01) / det
+        g10, g11 = (t10 * q11 - t11 * q01) / det, (t11 * q00 - t10 * q01) / det
+        df, ds = fa - pf, sa - ps
+        e00, e01, e11 = a00 - q00, a01 - q01, a11 - q11
+        r00 = g00 * (g00 * e00 + g01 * e01) + g01 * (g00 * e01 + g01 * e11)  # G E Gᵀ
+        r01 = g00 * (g10 * e00 + g11 * e01) + g01 * (g10 * e01 + g11 * e11)
+        r11 = g10 * (g10 * e00 + g11 * e01) + g11 * (g10 * e01 + g11 * e11)
+        new = (mf + g00 * df + g01 * ds, ms + g10 * df + g11 * ds, c00 + r00, c01 + r01, c11 + r11)
+        return new, new
+
+    inner = tuple(a[:-1] for a in states)
+    _, rest = lax.scan(step, last, (inner, predicted, h), reverse=True)
+    return tuple(jnp.concatenate([r, l[None]]) for r, l in zip(rest, last))
+
+
+def _first_knot(at_one, h, y0, v0, drift):
+    """a_0 from the smoothed a_1 and y_0, with a_0 | a_1 ~ N(T⁻¹ a_1, ρ [[h³/3, −h²/2],
+    [−h²/2, h]]): f_0, f'_0 and Var f_0."""
+    f1, s1, var1, cov1, var_s1 = at_one
+    c00, c01 = drift * h**3 / 3, -drift * h * h / 2
+    total = c00 + v0
+    prior = f1 - h * s1
+    innovation = y0 - prior
+    # Var f_0 = c00 v0 / total + (v0 / total)² Var(f_1 − h s_1)
+    carried = var1 - 2 * h * cov1 + h * h * var_s1
+    var0 = c00 * v0 / total + jnp.square(v0 / total) * carried
+    return prior + c00 / total * innovation, s1 + c01 / total * innovation, var0

@@ -58,10 +58,14 @@ def lu_solve(rows, rhs, lower: int, upper: int):
 
 
 def _lu_factor(rows, lower):
-    """The pivoting sweep over the bands: U's rows ``(n+l, w, *bands)``, each step's chosen
-    row ``(n+l, l+1, *bands)`` and multipliers ``(n+l, l, *bands)``."""
-    w = rows.shape[1]
-    lanes = rows.shape[2:]
+    """The pivoting sweep over the bands: U's rows ``(n+l, w, *bands)``, each step's
+    chosen row ``(n+l, *bands)`` (an index into the window) and multipliers
+    ``(n+l, l, *bands)``.
+
+    The window is one array, its rows picked by a chain of compares and selects
+    (no reduction, no gather in the loop body).
+    """
+    w, lanes = rows.shape[1], rows.shape[2:]
     eye = jnp.eye(w, dtype=rows.dtype).reshape((w, w) + (1,) * len(lanes))
     identity = jnp.broadcast_to(eye, (w, w) + lanes)
     # Window at step 0: the l identity rows, then original row 0; then rows 1 … n-1 enter,
@@ -70,24 +74,24 @@ def _lu_factor(rows, lower):
     entering = jnp.concatenate([rows[1:], identity[lower : lower + 1].repeat(lower + 1, 0)])
 
     def step(window, row):
-        chosen = _first_largest(jnp.abs(window[:, 0]))
-        pivot_row = jnp.sum(jnp.where(chosen[:, None], window, 0), axis=0)
-        others = jnp.where(chosen[1:, None], window[:1], window[1:])
-        per_pivot = divider(pivot_row[0], others[:, 0])
-        m = per_pivot(others[:, 0])
-        reduced = others[:, 1:] - m[:, None] * pivot_row[None, 1:]
+        best, index = jnp.abs(window[0, 0]), jnp.zeros(lanes, jnp.int32)
+        for r in range(1, lower + 1):  # the first largest |W[r, 0]| (LAPACK's idamax)
+            larger = jnp.abs(window[r, 0]) > best
+            best = jnp.where(larger, jnp.abs(window[r, 0]), best)
+            index = jnp.where(larger, r, index)
+        pivot = window[0]
+        for r in range(1, lower + 1):
+            pivot = jnp.where(index == r, window[r], pivot)
+        rows_below = jnp.arange(1, lower + 1).reshape((lower, 1) + (1,) * len(lanes))
+        others = jnp.where(index == rows_below, window[:1], window[1:])  # row 0 ↔ the pivot's
+        m = divider(pivot[0], others[:, 0])(others[:, 0])
+        reduced = others[:, 1:] - m[:, None] * pivot[None, 1:]
         zero = jnp.zeros_like(others[:, :1])
         window = jnp.concatenate([jnp.concatenate([reduced, zero], axis=1), row[None]])
-        return window, (pivot_row, chosen, m)
+        return window, (pivot, index, m)
 
     _, out = lax.scan(step, window, entering)
     return out
-
-
-def _first_largest(magnitudes):
-    """One-hot (along axis 0) of the first largest entry; a NaN is the largest."""
-    index = jnp.argmax(magnitudes, axis=0)
-    return lax.broadcasted_iota(index.dtype, magnitudes.shape, 0) == index
 
 
 def _lu_forward(d, chosen, multipliers, lower):
@@ -96,11 +100,14 @@ def _lu_forward(d, chosen, multipliers, lower):
     zeros = jnp.zeros_like(d[:1])
     window = jnp.concatenate([zeros.repeat(lower, 0), d[:1]])
     entering = jnp.concatenate([d[1:], zeros.repeat(lower + 1, 0)])
+    rows_below = jnp.arange(1, lower + 1).reshape((lower,) + (1,) * (d.ndim - 1))
 
     def step(window, xs):
-        value, chosen, m = xs
-        pivot = jnp.sum(jnp.where(chosen, window, 0), axis=0)
-        others = jnp.where(chosen[1:], window[:1], window[1:]) - m * pivot
+        value, index, m = xs
+        pivot = window[0]
+        for r in range(1, lower + 1):
+            pivot = jnp.where(index == r, window[r], pivot)
+        others = jnp.where(index == rows_below, window[:1], window[1:]) - m * pivot
         return jnp.concatenate([others, value[None]]), pivot
 
     _, t = lax.scan(step, window, (entering, chosen, multipliers))
@@ -113,9 +120,11 @@ def _lu_backward(u_rows, t, width):
 
     def step(later, xs):
         u, t = xs
-        rest = jnp.sum(u[1:] * later, axis=0) if width else 0
-        x = divider(u[0], t)(t - rest)
-        return jnp.concatenate([x[None], later[:-1]]) if width else later, x
+        rest = t
+        for m in range(width):
+            rest = rest - u[m + 1] * later[m]
+        x = divider(u[0], t)(rest)
+        return (jnp.concatenate([x[None], later[:-1]]) if width else later), x
 
     _, x = lax.scan(step, later, (u_rows, t), reverse=True)
     return x

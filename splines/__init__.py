@@ -16,9 +16,13 @@ from ._linalg.banded import solveh_banded as solveh_banded
 from ._linalg.cyclic import cyclic_tridiagonal_solve as cyclic_tridiagonal_solve
 from ._linalg.lineax import Tridiagonal as Tridiagonal
 from ._linalg.tridiagonal import tridiagonal_solve as tridiagonal_solve
+from ._scipy.bspline_fits import make_interp_spline as make_interp_spline
+from ._scipy.bspline_fits import make_lsq_spline as make_lsq_spline
+from ._scipy.bsplines import BSpline as BSpline
 from ._scipy.ppoly import AbstractPPoly as AbstractPPoly
 from ._scipy.ppoly import PPoly as PPoly
 from ._scipy.smoothing import CubicSmoothingSpline as CubicSmoothingSpline
+from ._scipy.smoothing import make_smoothing_spline as make_smoothing_spline
 from ._scipy.splines import Akima1DInterpolator as Akima1DInterpolator
 from ._scipy.splines import CubicHermiteSpline as CubicHermiteSpline
 from ._scipy.splines import CubicSpline as CubicSpline
@@ -33,6 +37,7 @@ __all__ = [
     "AbstractPPoly",
     "Akima1DInterpolator",
     "approx_df",
+    "BSpline",
     "CubicHermiteSpline",
     "CubicSmoothingSpline",
     "CubicSpline",
@@ -46,6 +51,9 @@ __all__ = [
     "Interpolator1D",
     "Interpolator2D",
     "Interpolator3D",
+    "make_interp_spline",
+    "make_lsq_spline",
+    "make_smoothing_spline",
     "NotRealError",
     "pchip_interpolate",
     "PchipInterpolator",

@@ -19,7 +19,7 @@ ALLOWED = {
     "_pieces": {"_utils"},
     "_methods": {"_utils", "_linalg", "_pieces"},
     "_interpolate": {"_utils", "_pieces", "_methods"},
-    "_scipy": {"_utils", "_pieces", "_methods", "_interpolate"},
+    "_scipy": {"_utils", "_linalg", "_pieces", "_methods", "_interpolate"},
 }
 
 

@@ -57,15 +57,13 @@ def test_matches_interpax(n, p):
     assert max_error(ours, ref, QUERIES, orders=(1, 2)) < 1e-7
 
 
-def test_values_match_an_exact_solve():
+def exact_values(x, y, w, lam):
+    """The smoothing spline's values at the knots from Reinsch's system in 40 digits:
+    (M + λ Qᵀ W⁻¹ Q) m = Qᵀ y, f = y − λ W⁻¹ Q m."""
     mp = pytest.importorskip("mpmath")
     mp.mp.dps = 40
-    x, y, w = noisy(50, seed=50)
     n = len(x)
-    p = 0.1
-    rho = p / (p + (1 - p) * csaps_k(x, w))
-    # Reinsch's system in 40 digits: (M + λ Qᵀ W⁻¹ Q) m = Qᵀ y, f = y − λ W⁻¹ Q m.
-    lam, hs = mp.mpf(1 - rho) / rho, [mp.mpf(x[i + 1]) - mp.mpf(x[i]) for i in range(n - 1)]
+    lam, hs = mp.mpf(lam), [mp.mpf(x[i + 1]) - mp.mpf(x[i]) for i in range(n - 1)]
     q, m = mp.zeros(n, n - 2), mp.zeros(n - 2, n - 2)
     for i in range(1, n - 1):
         q[i - 1, i - 1], q[i + 1, i - 1] = 1 / hs[i - 1], 1 / hs[i]
@@ -76,10 +74,19 @@ def test_values_match_an_exact_solve():
     w_inv = mp.diag([1 / mp.mpf(v) for v in w])
     values = mp.matrix([mp.mpf(v) for v in y])
     second = mp.lu_solve(m + lam * q.T * w_inv * q, q.T * values)
-    exact = np.array([float(v) for v in values - lam * w_inv * q * second])
+    return np.array([float(v) for v in values - lam * w_inv * q * second])
+
+
+def test_values_match_an_exact_solve():
+    x, y, w = noisy(50, seed=50)
+    p = 0.1
+    rho = p / (p + (1 - p) * csaps_k(x, w))
+    exact = exact_values(x, y, w, (1 - rho) / rho)
     ours = splines.CubicSmoothingSpline(x, y, p=p, w=w)
     # interpax (Reinsch's pentadiagonal system): 3e-10
     assert np.max(np.abs(np.asarray(ours(x)) - exact)) < 1e-14
+    scipys = splines.make_smoothing_spline(x, y, w, lam=(1 - rho) / rho)
+    np.testing.assert_allclose(scipys(x), exact, rtol=0, atol=5e-14)  # (+ the B-spline form)
 
 
 def test_matches_scipy_at_the_same_lambda():
@@ -269,3 +276,108 @@ def test_gcv_lambda_is_scipys(n, noise, monkeypatch):
     unit = float(unit_of(jnp.asarray(x[-1] / 2 - x[0] / 2))) * 2
     lam = jax.jit(gcv_lambda)(jnp.diff(x) / unit, jnp.asarray(y)[:, None], jnp.ones(n), unit, 1.0)
     np.testing.assert_allclose(lam, found, rtol=1e-6)
+
+
+# ------------------------------------------------------ make_smoothing_spline --
+
+
+@pytest.mark.parametrize("n", [5, 8, 50])
+def test_make_smoothing_spline_matches_scipy(n):
+    x, y, w = noisy(n, seed=40 + n)
+    for lam in [1e-4, 1e-2, 1.0]:
+        ours, theirs = (
+            splines.make_smoothing_spline(x, y, w, lam),
+            make_smoothing_spline(x, y, w, lam),
+        )
+        np.testing.assert_array_equal(ours.t, theirs.t)
+        assert ours.k == theirs.k == 3
+        np.testing.assert_allclose(ours.c, theirs.c, rtol=0, atol=1e-10)
+        assert max_error(ours, theirs, QUERIES) < 1e-9
+
+
+@pytest.mark.parametrize("n, noise", [(10, 0.1), (50, 0.1), (50, 1.0)])
+def test_make_smoothing_spline_chooses_lambda_as_scipy(n, noise):
+    rng = np.random.default_rng(n)
+    x = np.sort(rng.uniform(0.0, 3.0, n))
+    y = np.sin(3 * x) + noise * rng.normal(size=n)
+    ours, theirs = splines.make_smoothing_spline(x, y), make_smoothing_spline(x, y)
+    assert max_error(ours, theirs, QUERIES, orders=(0,)) < 1e-8
+
+
+def test_make_smoothing_spline_columns_and_axis():
+    x, y, w = noisy(12, seed=50, columns=(3,))
+    y[:, 2] *= 10  # another λ by GCV
+    both = splines.make_smoothing_spline(x, y.T, w, axis=1)
+    values = np.asarray(both(QUERIES))
+    assert values.shape == (3, QUERIES.size)
+    for j in range(3):
+        one = splines.make_smoothing_spline(x, y[:, j], w)
+        # (each column's λ from its own search: its steps round alike to ~1e-12)
+        np.testing.assert_allclose(values[j], one(QUERIES), rtol=0, atol=1e-10)
+    fixed = splines.make_smoothing_spline(x, y, w, lam=0.01)
+    np.testing.assert_allclose(
+        fixed(QUERIES), make_smoothing_spline(x, y, w, 0.01)(QUERIES), atol=1e-10
+    )
+
+
+def test_make_smoothing_spline_gradients():
+    x, y, w = noisy(6, seed=51)
+
+    def value(x, y, w, lam):
+        return splines.make_smoothing_spline(x, y, w, lam)(jnp.linspace(0.5, 2.5, 4))
+
+    check_grads(jax.jit(value), (x, y, w, 0.05), order=2, modes=("fwd", "rev"))
+    chosen = jax.jit(jax.grad(lambda y: splines.make_smoothing_spline(x, y)(1.5)))
+    assert np.all(np.isfinite(chosen(y)))
+
+
+def test_gcv_lambda_moves_as_the_exact_minimum():
+    # The chosen λ's derivative is the exact minimiser's (the implicit function theorem),
+    # against central differences of a search run to 1e-13 (Brent's default stops at
+    # 1e-5, so differences of its answer are its steps', not the minimum's).
+    x, y, w = noisy(20, seed=53)
+    widths, w = jnp.diff(x) / 4.0, jnp.asarray(w)
+
+    def tight(y):
+        def criterion(lam):
+            return gcv(widths, y[:, None], w, lam / 64.0, 1.0)[0]
+
+        return bounded_minimum(criterion, 0.0, 20.0, xatol=1e-13)
+
+    direction = np.random.default_rng(0).normal(size=y.shape)
+
+    def central(step):  # (the search stops within ~1e-8 λ: differences need a wide step)
+        return (tight(y + step * direction) - tight(y - step * direction)) / (2 * step)
+
+    expected = (4 * central(1e-3) - central(2e-3)) / 3  # Richardson: O(step⁴)
+    lam, moved = jax.jvp(
+        lambda y: gcv_lambda(widths, y[:, None], w, 4.0, 1.0)[0], (jnp.asarray(y),), (direction,)
+    )
+    assert 0 < lam < 20
+    np.testing.assert_allclose(moved, expected, rtol=1e-5)
+    reverse = jax.grad(lambda y: gcv_lambda(widths, y[:, None], w, 4.0, 1.0)[0])(jnp.asarray(y))
+    np.testing.assert_allclose(jnp.dot(reverse, direction), moved, rtol=1e-10)
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, match",
+    [
+        ((np.arange(4.0), np.ones(4)), {}, "at least 5"),
+        ((np.arange(6.0), np.ones(6)), dict(lam=-1.0), "`lam` must be ≥ 0"),
+        ((np.arange(6.0), np.ones(6), -np.ones(6)), {}, r"`w\[0\]`"),
+        ((np.arange(6.0)[::-1], np.ones(6)), {}, "`x`"),
+    ],
+)
+def test_make_smoothing_spline_bad_arguments(args, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        splines.make_smoothing_spline(*args, **kwargs)
+
+
+def test_make_smoothing_spline_traced_bad_lambda_is_nan():
+    x, y, w = noisy(6, seed=52)
+
+    def total(lam):
+        return jnp.sum(splines.make_smoothing_spline(x, y, w, lam)(jnp.linspace(0.5, 2.5, 4)))
+
+    value, grad = jax.jit(jax.value_and_grad(total))(-1.0)
+    assert np.isnan(value) and np.isnan(grad)

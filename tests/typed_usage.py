@@ -25,6 +25,7 @@ import splines
 from splines import (
     AbstractPPoly,
     Akima1DInterpolator,
+    BSpline,
     CubicHermiteSpline,
     CubicSmoothingSpline,
     CubicSpline,
@@ -45,6 +46,9 @@ from splines import (
     interp2d,
     interp3d,
     interpn,
+    make_interp_spline,
+    make_lsq_spline,
+    make_smoothing_spline,
     pchip_interpolate,
     solve_banded,
     solveh_banded,
@@ -184,6 +188,10 @@ smooth = CubicSmoothingSpline([0.0, 1.0, 2.0, 3.0], as_jax([0.0, 1.0, 0.5, 2.0])
 check(smooth(as_jax([0.5, 1.5])), (2,))
 smooth = CubicSmoothingSpline(np.arange(4.0), np.ones((4, 2)), w=[1.0, 2.0, 1.0, 1.0], axis=0)
 check(smooth(1.5, 1), (2,))
+fitted: BSpline = make_smoothing_spline(np.arange(6.0), [0.0, 1.0, 0.5, 2.0, 1.5, 3.0], lam=0.1)
+check(fitted(as_jax([0.5, 1.5])), (2,))
+fitted = make_smoothing_spline(as_jax(np.arange(6.0)), np.ones((6, 2)), w=np.ones(6))
+check(fitted(2.5), (2,))
 solution = cyclic_tridiagonal_solve([1.0, 1.0, 1.0], diag, np.ones(3), as_jax(diag))
 check(solution, (3,))
 bands = [[0.0, 1.0, 1.0], [4.0, 4.0, 4.0], [1.0, 1.0, 0.0]]
@@ -244,6 +252,30 @@ y = pchip_interpolate(xp_jax, fp_list, 0.5, der=order)
 check(y, ())
 
 
+# ------------------------------------------------------------------------ B-splines
+bspline: BSpline = make_interp_spline(xp_list, fp_jax)  # not-a-knot, k = 3
+check(bspline(as_jax([0.1, 0.5])), (2,))
+check(bspline(0.5, nu=order, extrapolate="periodic"), ())
+bspline = make_interp_spline(xp_numpy, fp_columns, k=3, bc_type=([(1, [0.0, 0.0])], "natural"))
+check(bspline(0.5), (2,))
+bspline = make_interp_spline(xp_jax, fp_list, 5, bc_type=None, axis=0, check_finite=False)
+bspline = make_interp_spline(xp_list, fp_list, k=3, bc_type="clamped")
+knots: list[float] = [0.0, 0.0, 0.0, 0.0, 0.5, 1.0, 1.0, 1.0, 1.0]
+lsq: BSpline = make_lsq_spline(xp_list, fp_numpy, knots, k=3, w=[1.0] * 6)
+check(lsq(as_jax(0.5)), ())
+lsq = make_lsq_spline(xp_jax, fp_columns, as_jax(knots), 3, None, 0, True)
+check(lsq.integrate(0.0, 1.0, extrapolate=False), (2,))
+derived: BSpline = bspline.derivative(2).antiderivative()
+check(derived(0.5), ())
+made = BSpline(knots, [1.0, 2.0, 0.0, 1.0, 2.0], 3, extrapolate=False, axis=0)
+basis: jax.Array = BSpline.design_matrix(xp_list, made.t, made.k)
+check(basis, (6, 5))
+element = BSpline.basis_element([0.0, 1.0, 2.0], extrapolate=True)
+fast_bspline = BSpline.construct_fast(made.t, made.c, 3)
+check(element(0.5) + fast_bspline(0.5) + made.tck[1][0], ())
+check(PPoly.from_spline(made)(0.5), ())
+
+
 # ------------------------------------------------------------ what the types reject
 def rejected() -> None:
     """Calls the runtime rejects: each is an error to pyright, so each ignore is needed
@@ -255,6 +287,7 @@ def rejected() -> None:
     CubicSpline(xp_list, fp_list, bc_type="natural2")  # pyright: ignore[reportArgumentType]
     Akima1DInterpolator(xp_list, fp_list, method="pchip")  # pyright: ignore[reportArgumentType]
     PPoly([[1.0]], [0.0, 1.0], extrapolate="clamped")  # pyright: ignore[reportArgumentType]
+    make_interp_spline(xp_list, fp_list, bc_type="natural2")  # pyright: ignore[reportArgumentType]
 
 
 version: str = splines.__version__

@@ -91,17 +91,37 @@ def gcv_lambda(widths, y, w, unit, scale):
     searches (`_utils.minimize`: the same steps).
 
     ``widths`` and ``w`` are in the fit's units, ``unit`` = S and ``scale`` = ω
-    (module docstring): λ̂ = λ / (S³ ω).
+    (module docstring): λ̂ = λ / (S³ ω).  Differentiable: the minimum moves with the
+    data as ``dλ = −(∂²G/∂λ∂θ dθ) / (∂²G/∂λ²)`` (the implicit function theorem; 0 at
+    the ends of the interval).
     """
-    n = y.shape[0]
+    return jax.vmap(_column_lambda, in_axes=(None, 1, None, None, None))(widths, y, w, unit, scale)
 
-    def criterion(lam, column):
-        return gcv(widths, column[:, None], w, lam / unit / unit / unit / scale, 1.0)[0]
 
-    def search(column):
-        return bounded_minimum(lambda lam: criterion(lam, column), 0.0, float(n))
+def _criterion(lam, widths, column, w, unit, scale):
+    """GCV of one column at λ in the data's units."""
+    return gcv(widths, column[:, None], w, lam / unit / unit / unit / scale, 1.0)[0]
 
-    return jax.vmap(search, in_axes=1)(y)
+
+@jax.custom_jvp
+def _column_lambda(widths, column, w, unit, scale):
+    n = column.shape[0]
+    data = jax.lax.stop_gradient((widths, column, w, unit, scale))
+    return bounded_minimum(lambda lam: _criterion(lam, *data), 0.0, float(n))
+
+
+@_column_lambda.defjvp
+def _column_lambda_jvp(primals, tangents):
+    lam = _column_lambda(*primals)
+    slope = jax.grad(_criterion)  # ∂G/∂λ, 0 at an interior minimum
+    curvature = jax.grad(slope)(lam, *primals)
+    _, moved = jax.jvp(lambda *data: slope(lam, *data), primals, tangents)
+    n = primals[1].shape[0]
+    interior = (lam > _EDGE * n) & (lam < (1 - _EDGE) * n)
+    return lam, jnp.where(interior, -moved / curvature, 0.0)
+
+
+_EDGE = 1e-6  # a minimum this close to an end of [0, n] is the end's: it does not move
 
 
 # ------------------------------------------------------------- the recursion --

@@ -1,4 +1,5 @@
-"""Smoothing splines: interpax's (csaps') `CubicSmoothingSpline`.
+"""Smoothing splines: interpax's (csaps') `CubicSmoothingSpline` and scipy's
+`make_smoothing_spline` (a `BSpline`).
 
 The fit is `_methods.smoothing` (a Kalman filter and smoother over the knots);
 the arguments are checked as `CubicSpline` checks them, the weights and the
@@ -13,12 +14,13 @@ import numpy as np
 from jaxtyping import Float, Inexact
 
 from .._interpolate.prepare import ArgumentNames, prepare_fit
-from .._methods.smoothing import natural_smoothing, unit_of
+from .._methods.smoothing import gcv_lambda, natural_smoothing, unit_of
 from .._pieces.polynomials import cubic_pieces
 from .._utils.columns import to_columns
 from .._utils.dtypes import lists_to_arrays, warn_if_x64_disabled
 from .._utils.types import ArrayInput, Extrapolate
 from .._utils.validate import is_concrete, knots_are_valid, poison, poison_columns
+from .bsplines import BSpline
 from .checks import parse_extrapolate
 from .ppoly import AbstractPPoly, set_fields
 
@@ -200,3 +202,141 @@ def _csaps_noises(p, widths, span, w, scale):
     eff_w = jnp.sum(w) ** 2 / jnp.sum(w**2)
     k = 80 * span**3 / (n**2 * jnp.sqrt(eff_x) * jnp.sqrt(eff_w)) / scale
     return (1 - p) * k, p
+
+
+def make_smoothing_spline(
+    x: Float[ArrayInput, " n"],
+    y: Inexact[ArrayInput, "..."],
+    w: Float[ArrayInput, " n"] | None = None,
+    lam: float | Float[ArrayInput, ""] | None = None,
+    *,
+    axis: int = 0,
+) -> BSpline:
+    """The cubic smoothing spline, λ given or chosen by GCV: scipy's
+    ``make_smoothing_spline``.
+
+    The natural cubic spline ``f`` with knots ``x`` that minimises
+    ``Σ_i w_i (y_i − f(x_i))² + λ ∫ f''(x)² dx``; with ``lam=None``, λ
+    minimises scipy's generalised cross-validation criterion, found by the
+    same bounded Brent search as scipy's (over [0, n], the same steps, in a
+    fixed number of them: it traces).  `jax.jit`, `jax.vmap` and `jax.grad`
+    (w.r.t. ``x``, ``y``, ``w``, ``lam``) go through it.
+
+    Parameters
+    ----------
+    x : array_like, shape (n,)
+        The data sites, real, finite and strictly increasing; n ≥ 5 (scipy's
+        minimum).
+    y : array_like, shape (..., n, ...)
+        The data values, n along ``axis``; finite.  Each other index is a
+        separate fit (with its own λ when chosen by GCV).
+    w : array_like, shape (n,), optional
+        Positive weights (not squared, unlike ``splrep``'s); default all 1.
+    lam : float, optional
+        λ ≥ 0, in the data's units (it scales as ``x``'s units cubed); None
+        (default): chosen by GCV.  May be traced (a negative one then gives NaN).
+    axis : int, default 0
+        The axis of ``y`` along ``x``.
+
+    Returns
+    -------
+    BSpline
+        Degree 3 on the knots ``x`` with triple end knots (scipy's), its
+        coefficients in ``y``'s dtype, the points' axis at ``axis``.
+
+    Raises
+    ------
+    ValueError
+        Fewer than 5 points, ``lam < 0``, weights not positive and finite;
+        and as `CubicSpline`: knots not finite and increasing, values not
+        finite, shapes that do not fit.
+
+    See Also
+    --------
+    CubicSmoothingSpline : The same spline with csaps' normalised ``p``.
+
+    Notes
+    -----
+    The spline's values and slopes at the knots come from a Kalman filter and
+    smoother over the knots (`CubicSmoothingSpline`'s Notes): ~1e-15 of a
+    50-digit solve in float64, where scipy's banded system loses up to 1e-2 at
+    n = 3000 (benchmarks/results/smoothing_accuracy.md).  Its B-spline
+    coefficients follow from de Boor and Fix's dual functionals at a knot τ in
+    each support, ``c_i = f(τ) + (a + b)/3 f'(τ) + a b/6 f''(τ)`` with ``a =
+    t_{i+1} − τ``, ``b = t_{i+3} − τ``.  GCV's trace is the sum of the smoothed
+    variances (Wecker & Ansley 1983).
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> import numpy as np
+    >>> import splines
+    >>> x = jnp.linspace(0.0, 1.0, 8)
+    >>> y = jnp.sin(3 * x) + jnp.array([0.02, -0.01, 0.0, 0.03, -0.02, 0.01, 0.0, -0.01])
+    >>> spline = splines.make_smoothing_spline(x, y, lam=1e-4)
+    >>> print(spline.t.shape, spline.c.shape)
+    (14,) (10,)
+    >>> chosen = splines.make_smoothing_spline(x, y)  # λ by GCV
+    >>> print(bool(jnp.all(jnp.isfinite(chosen(x)))))
+    True
+    """
+    x, y, w = lists_to_arrays(x, y, w)
+    warn_if_x64_disabled(x, y, w)
+    spec, args = prepare_fit((x,), y, "cubic2", "natural", (None,), axis, None, None, _NAMES)
+    (x,) = args.knots
+    if x.shape[0] < 5:
+        raise ValueError(f"`x` and `y` need at least 5 points; got {x.shape[0]}.")
+    w = _weights(w, x, True)
+    if lam is not None:
+        lam = jnp.asarray(lam, x.dtype) if not isinstance(lam, jax.core.Tracer) else lam
+        if lam.ndim != 0:
+            raise ValueError(f"`lam` must be a scalar; got shape {lam.shape}.")
+        if is_concrete(lam) and not float(lam) >= 0:
+            raise ValueError(f"`lam` must be ≥ 0; got {float(lam)!r}.")
+    t, c = _smoothing_bspline(x, args.fp, w, lam, spec.axis)
+    return BSpline.construct_fast(t, c, 3, axis=spec.axis)
+
+
+@partial(jax.jit, static_argnums=4)
+def _smoothing_bspline(x, fp, w, lam, axis: int):
+    """Knots and B-spline coefficients ``(n+2, *columns)`` of scipy's smoothing spline."""
+    y, rest = to_columns(fp, axis)
+    span = unit_of(x[-1] / 2 - x[0] / 2) * 2
+    widths = jnp.diff(x) / span
+    scale = unit_of(jnp.max(w))
+    if lam is None:  # scipy's GCV search, per column; λ̂ = λ / (S³ ω)
+        noises = gcv_lambda(widths, y, w / scale, span, scale) / span / span / span / scale
+
+        def fit(column, noise):
+            f, u = natural_smoothing(widths, column[:, None], w / scale, noise, 1.0)
+            return f[:, 0], u[:, 0]
+
+        f, u = jax.vmap(fit, in_axes=(1, 0), out_axes=1)(y, noises)
+        valid = jnp.bool_(True)
+    else:
+        f, u = natural_smoothing(widths, y, w / scale, lam / span / span / span / scale, 1.0)
+        valid = lam >= 0
+    c = _bspline_coefficients(widths, f, u)
+    valid = valid & knots_are_valid(x) & jnp.all((w > 0) & jnp.isfinite(w))
+    c = c * (poison(valid) * poison_columns(c[None], axis=-1))
+    t = jnp.concatenate([jnp.repeat(x[:1], 3), x, jnp.repeat(x[-1:], 3)])
+    return t * poison(valid), jnp.reshape(c, (c.shape[0],) + rest)
+
+
+def _bspline_coefficients(h, f, u):
+    """``c`` on the knots ``[x_0]·3 + x + [x_{n-1}]·3`` from the knots' values f and slopes
+    in cell units u (de Boor–Fix, `make_smoothing_spline`'s Notes), in the units of ``h``.
+
+    With τ = x_j: a = −h_{j-1}, b = h_j (0 past the ends), f' = u_j / g_j, and the
+    curvature from the right cell, h_j² f''(x_j) = 6 Δ_j − 4 u_j − 2 u_{j+1} h_j / g_{j+1};
+    f'' = 0 at the last knot (natural ends).  The first and last c are f_0, f_{n-1}.
+    """
+    cells = jnp.concatenate([h, h[-1:]])[:, None]
+    slope = u / cells
+    right = h[:, None]
+    curvature = (6 * jnp.diff(f, axis=0) - 4 * u[:-1] - 2 * slope[1:] * right) / (right * right)
+    curvature = jnp.concatenate([curvature, jnp.zeros_like(f[:1])])
+    zero = jnp.zeros_like(h[:1])
+    left_h, right_h = jnp.concatenate([zero, h])[:, None], jnp.concatenate([h, zero])[:, None]
+    middle = f + (right_h - left_h) / 3 * slope - left_h * right_h / 6 * curvature
+    return jnp.concatenate([f[:1], middle, f[-1:]])

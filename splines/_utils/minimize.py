@@ -4,13 +4,11 @@ scipy's ``minimize_scalar(f, bounds=(a, b), method="bounded")`` is Brent's
 ``fmin`` (R. P. Brent, *Algorithms for Minimization without Derivatives*,
 1973, ch. 5): golden-section steps, parabolic steps through the three best
 points when they are acceptable, stopping once the bracket around the best
-point ``xf`` is within ``2·tol1 = 2 (√ε |xf| + xatol/3)``.  Here every step is
-branch-free (`jnp.where` picks what a branch would assign), so the search runs
-under `jit` and `vmap`, and it takes the same steps as scipy's (ε = 2.2e-16,
-as scipy's constant): the same evaluations, so the same answer to rounding.
-Steps after convergence change nothing; a search still open after
-``steps`` evaluations stops there (scipy's ``maxiter`` is 500, and its searches
-of a smooth criterion take a few dozen).
+point ``xf`` is within ``2·tol1 = 2 (√ε |xf| + xatol/3)``, or after ``max_steps``
+evaluations (scipy's ``maxiter``, 500).  Here every step is branch-free
+(`jnp.where` picks what a branch would assign), so the search runs under `jit`
+and `vmap`, and it takes the same steps as scipy's (ε = 2.2e-16, as scipy's
+constant): the same evaluations, so the same answer to rounding.
 """
 
 import math
@@ -22,10 +20,12 @@ _GOLDEN = 0.5 * (3.0 - math.sqrt(5.0))
 _SQRT_EPS = math.sqrt(2.2e-16)
 
 
-def bounded_minimum(f, lower, upper, xatol: float = 1e-5, steps: int = 100):
+def bounded_minimum(f, lower, upper, xatol: float = 1e-5, max_steps: int = 500):
     """The ``x`` in [lower, upper] where scipy's bounded Brent search of ``f`` stops.
 
-    ``f`` maps a scalar to a scalar (jnp); ``lower``, ``upper`` scalars.
+    ``f`` maps a scalar to a scalar (jnp); ``lower``, ``upper`` scalars.  A
+    `lax.while_loop` (under `vmap` it runs until every search has stopped);
+    no derivative: differentiate the minimum implicitly (`_methods.smoothing`).
     """
     a, b = jnp.asarray(lower), jnp.asarray(upper)
     xf = a + _GOLDEN * (b - a)
@@ -33,17 +33,18 @@ def bounded_minimum(f, lower, upper, xatol: float = 1e-5, steps: int = 100):
     zero = jnp.zeros_like(xf)
     state = dict(a=a, b=b, fulc=xf, nfc=xf, xf=xf, fx=fx, ffulc=fx, fnfc=fx, rat=zero, e=zero)
 
-    def open_(s):
+    def open_(carry):
+        s, steps = carry
         xm = 0.5 * (s["a"] + s["b"])
         tol1 = _SQRT_EPS * jnp.abs(s["xf"]) + xatol / 3.0
-        return jnp.abs(s["xf"] - xm) > 2.0 * tol1 - 0.5 * (s["b"] - s["a"])
+        return (jnp.abs(s["xf"] - xm) > 2.0 * tol1 - 0.5 * (s["b"] - s["a"])) & (steps < max_steps)
 
-    def step(_, s):
-        new = _brent_step(f, s, xatol)
-        active = open_(s)
-        return {k: jnp.where(active, new[k], s[k]) for k in s}
+    def step(carry):
+        s, steps = carry
+        return _brent_step(f, s, xatol), steps + 1
 
-    return lax.fori_loop(1, steps, step, state)["xf"]
+    state, _ = lax.while_loop(open_, step, (state, 1))
+    return state["xf"]
 
 
 def _brent_step(f, s, xatol):

@@ -70,6 +70,20 @@ End: TypeAlias = EndName | tuple[Literal[1, 2], ArrayInput]
 #: ``bc_type``: a name, a (start, end) pair of ends, or None (the default).
 BcType: TypeAlias = BcTypeName | tuple[End, End] | Sequence[End] | None
 
+#: One end of `make_interp_spline`'s ``bc_type``: None (not-a-knot), a name, or
+#: ``(order, value)`` pairs of derivatives there.
+BSplineEnd: TypeAlias = (
+    Literal["not-a-knot", "clamped", "natural"] | Sequence[tuple[int, ArrayInput]] | None
+)
+
+#: `make_interp_spline`'s ``bc_type``: one name for both ends, or a (start, end) pair.
+BSplineBcType: TypeAlias = (
+    Literal["not-a-knot", "clamped", "natural", "periodic"]
+    | tuple[BSplineEnd, BSplineEnd]
+    | Sequence[BSplineEnd]
+    | None
+)
+
 #: scipy's ``extrapolate``: True, False, ``"periodic"`` or None (the object's own).
 Extrapolate: TypeAlias = bool | Literal["periodic"] | None
 

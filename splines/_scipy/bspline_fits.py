@@ -1,0 +1,625 @@
+"""scipy's B-spline fits: `make_interp_spline` and `make_lsq_spline`, on the banded solve.
+
+Both build their matrix from the basis values of `bsplines.basis_values` at the
+data sites (each site touches the k + 1 coefficients ``l−k … l`` of its
+interval l), in the row layout of `_linalg.banded.banded_solve`
+(``rows[i, m] = A[i, i − lower + m]``):
+
+- interpolation: the collocation matrix (plus derivative rows at the ends), l
+  = u = k as scipy's ``gbsv`` call, solved with partial pivoting;
+- least squares: the normal equations ``Bᵀ W² B c = Bᵀ W² y`` (scipy's weights
+  multiply the residuals), their lower band of width k accumulated by a
+  scatter-add of each site's (k+1)² products, solved by LDLᵀ.
+
+Everything is jnp on the sites, values and knots, so the fits are
+differentiable w.r.t. all of them and run under `jax.jit` and `jax.vmap`; the
+default knots of `make_interp_spline` are copies and averages of the sites.
+Concrete data are checked in numpy first (`ValueError` naming the argument and
+index); traced data that break a rule make the knots and coefficients NaN
+(`_utils.validate.poison`), and a non-finite column of values its own column.
+"""
+
+import math
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Float, Inexact
+
+from .._linalg.banded import banded_solve
+from .._utils.columns import normalize_axis
+from .._utils.dtypes import check_real, data_dtypes, lists_to_arrays, warn_if_x64_disabled
+from .._utils.types import ArrayInput, BSplineBcType
+from .._utils.validate import (
+    check_knots_eagerly as check_increasing_eagerly,
+)
+from .._utils.validate import (
+    check_values_eagerly,
+    is_concrete,
+    knots_are_valid,
+    poison,
+    poison_columns,
+)
+from .bspline import _basis_values
+from .bsplines import (
+    BSpline,
+    _new,
+    basis_values,
+    check_degree,
+    check_knots_eagerly,
+    interval,
+    knots_valid,
+)
+
+_NAMED_ENDS = {"clamped": 1, "natural": 2}
+
+
+def make_interp_spline(
+    x: Float[ArrayInput, " n"],
+    y: Inexact[ArrayInput, "..."],
+    k: int = 3,
+    t: Float[ArrayInput, " nt+k+1"] | None = None,
+    bc_type: BSplineBcType = None,
+    axis: int = 0,
+    check_finite: bool = True,
+) -> BSpline:
+    """The interpolating B-spline of degree ``k``, as `scipy.interpolate.make_interp_spline`.
+
+    Differentiable w.r.t. ``x``, ``y``, ``t`` and the end derivatives' values,
+    and jittable and vmappable over them: the default knots are copies and
+    averages of ``x``, the collocation system a banded solve.
+
+    Parameters
+    ----------
+    x : array_like, shape (n,)
+        The data sites, real, finite and strictly increasing.
+    y : array_like, shape (..., n, ...)
+        The data values, n along ``axis``; may be complex.
+    k : int, default 3
+        The degree, a Python int, 0 … (any; scipy's choices of knots are made
+        for every k).
+    t : array_like, shape (nt + k + 1,), optional
+        The knots, non-decreasing; ``nt − n`` must equal the number of end
+        derivatives given.  Default: scipy's — for ``bc_type`` None or
+        ``"not-a-knot"`` the not-a-knot knots (the sites, without the k − 1
+        nearest each end, for odd k; the midpoints between sites, without
+        k/2 at each end, for even k), with end derivatives ``x`` with each end
+        repeated k + 1 times; k = 0: ``x`` and its last site, k = 1: ``x`` with
+        each end doubled.
+    bc_type : None, str or (start, end), optional
+        The end conditions: None or ``"not-a-knot"`` (default), ``"clamped"``
+        (first derivatives 0), ``"natural"`` (second derivatives 0), or a
+        pair ``(start, end)`` of ends, each None, one of those names, or a
+        sequence of ``(order, value)`` pairs of derivatives at that end
+        (order 0 … k; values of ``y``'s shape without ``axis``).
+        ``"periodic"`` is not implemented.
+    axis : int, default 0
+        The axis of ``y`` along ``x``.
+    check_finite : bool, default True
+        Whether concrete inputs holding infs or NaNs raise (naming the first).
+
+    Returns
+    -------
+    BSpline
+        Of degree ``k`` on the knots ``t``, ``axis`` as given.
+
+    Raises
+    ------
+    ValueError
+        ``x`` not 1-D, not strictly increasing (naming ``x[i]``), too few
+        sites for ``k``, shapes of ``x`` and ``y`` that do not match,
+        non-finite concrete data with ``check_finite``, knots not sorted
+        (naming ``t[i]``) or of the wrong number, sites outside the knots,
+        sites that violate the Schoenberg–Whitney conditions (a singular
+        collocation matrix, naming ``x[i]``), an unknown or malformed
+        ``bc_type``, end conditions with k = 0 or 1.  Traced data that break
+        these rules give NaN knots and coefficients (every value and gradient
+        NaN); a non-finite traced column of ``y`` gives its own column NaN.
+    NotImplementedError
+        ``bc_type="periodic"``.
+    TypeError
+        ``k`` not an int.
+
+    See Also
+    --------
+    BSpline : The result.
+    make_lsq_spline : Least-squares fits.
+    CubicSpline : The cubic interpolant in the piecewise power basis.
+
+    Notes
+    -----
+    The collocation matrix (rows: left derivatives, the sites, right
+    derivatives) is banded with k sub- and superdiagonals, as in scipy, and
+    solved by Gaussian elimination with partial pivoting (LAPACK ``gbsv``'s
+    algorithm).  A matrix singular to rounding (pivots ~0) gives inf/NaN, where
+    scipy raises ``LinAlgError``.
+
+    Examples
+    --------
+    >>> import jax
+    >>> import jax.numpy as jnp
+    >>> import numpy as np
+    >>> import splines
+    >>> x = jnp.linspace(0.0, 3.0, 7)
+    >>> spline = splines.make_interp_spline(x, x**3)
+    >>> print(np.round(np.asarray(spline(jnp.array([0.25, 2.5]))), 6))
+    [ 0.015625 15.625   ]
+    >>> grad = jax.grad(lambda y: splines.make_interp_spline(x, y)(1.2))(x**3)
+    >>> print(np.round(float(grad.sum()), 6))  # the weights of the data sum to 1
+    1.0
+    """
+    k = check_degree(k)
+    ends = _parse_bc_type(bc_type)
+    x, y, t = lists_to_arrays(x, y, t)
+    warn_if_x64_disabled(x, y, t)
+    x, y, columns, axis = _sites_and_values(x, y, axis)
+    n = x.shape[0]
+    real, dtype = data_dtypes(x, y) if t is None else data_dtypes(x, y, t)
+    if ends is None:
+        raise NotImplementedError(
+            "`bc_type`='periodic' is not implemented for make_interp_spline; use "
+            "splines.CubicSpline(x, y, bc_type='periodic') for k = 3."
+        )
+    (left, left_values), (right, right_values) = (
+        _end(end, side, k, columns, dtype) for end, side in zip(ends, ("start", "end"))
+    )
+    if t is not None:
+        check_real(t, "t")
+        if np.ndim(t) != 1:
+            raise ValueError(f"`t` (the knots) must be 1-D; got shape {np.shape(t)}.")
+    knots = _knot_rule(k, t, left, right, n)
+    x = jnp.asarray(x, real) if isinstance(x, jax.Array) else np.asarray(x, real)
+    y = jnp.asarray(y, dtype) if isinstance(y, jax.Array) else np.asarray(y, dtype)
+    if t is not None:
+        t = jnp.asarray(t, real) if isinstance(t, jax.Array) else np.asarray(t, real)
+        nt = t.shape[0] - k - 1
+        if nt - n != len(left) + len(right):
+            raise ValueError(
+                f"`t` has {t.shape[0]} knots: n + k + 1 + (number of end derivatives) = "
+                f"{n} + {k} + 1 + {len(left) + len(right)} = {n + k + 1 + len(left) + len(right)} "
+                f"are needed for {n} sites."
+            )
+    if is_concrete(x, y, t, left_values, right_values):
+        _check_interp_eagerly(x, y, t, k, left, right, left_values, right_values, check_finite)
+    y2 = jnp.reshape(jnp.asarray(y), (n, -1))
+    flat = [None if v is None else jnp.reshape(jnp.asarray(v, dtype), (len(o), -1))
+            for v, o in ((left_values, left), (right_values, right))]  # fmt: skip
+    t, c = _interp_fit(jnp.asarray(x), y2, None if t is None else jnp.asarray(t), *flat,
+                       k=k, knots=knots, left=left, right=right)  # fmt: skip
+    return _new(t, jnp.reshape(c, (c.shape[0],) + columns), k, True, axis)
+
+
+def make_lsq_spline(
+    x: Float[ArrayInput, " m"],
+    y: Inexact[ArrayInput, "..."],
+    t: Float[ArrayInput, " n+k+1"],
+    k: int = 3,
+    w: Float[ArrayInput, " m"] | None = None,
+    axis: int = 0,
+    check_finite: bool = True,
+) -> BSpline:
+    """The weighted least-squares B-spline on given knots, as
+    `scipy.interpolate.make_lsq_spline`.
+
+    The spline ``S = Σ_j c_j B_{j,k}(·; t)`` that minimises
+    ``Σ_i (w_i (S(x_i) − y_i))²``.  Differentiable w.r.t. ``x``, ``y``, ``t``
+    and ``w``; jittable and vmappable over them.
+
+    Parameters
+    ----------
+    x : array_like, shape (m,)
+        The data sites, real, finite and non-decreasing, inside the base
+        interval ``[t[k], t[n]]``.
+    y : array_like, shape (..., m, ...)
+        The data values, m along ``axis``; may be complex.
+    t : array_like, shape (n + k + 1,)
+        The knots, non-decreasing, with the sites satisfying the
+        Schoenberg–Whitney conditions.
+    k : int, default 3
+        The degree, a Python int ≥ 0.
+    w : array_like, shape (m,), optional
+        The weights of the residuals (squared in the sum); default all 1.
+    axis : int, default 0
+        The axis of ``y`` along ``x``.
+    check_finite : bool, default True
+        Whether concrete inputs holding infs or NaNs raise (naming the first).
+
+    Returns
+    -------
+    BSpline
+        Of degree ``k`` on the knots ``t``, ``axis`` as given.
+
+    Raises
+    ------
+    ValueError
+        Fewer than k + 1 sites, ``x`` not 1-D or decreasing (naming ``x[i]``),
+        knots not non-decreasing (naming ``t[i]``) or too few, sites outside
+        the base interval (naming ``x[i]``), shapes that do not match,
+        non-finite concrete data with ``check_finite``, sites and knots that
+        violate the Schoenberg–Whitney conditions (naming the B-spline
+        ``j`` that no site can be given to).  Traced data that break these
+        rules (but for Schoenberg–Whitney's) give NaN knots and coefficients;
+        a non-finite traced column of ``y`` gives its own column NaN.
+    TypeError
+        ``k`` not an int.
+
+    See Also
+    --------
+    BSpline : The result.
+    make_interp_spline : Interpolation.
+
+    Notes
+    -----
+    scipy's default solves the problem by QR on the design matrix; this solves
+    the normal equations (scipy's ``method="norm-eq"``), a symmetric positive
+    definite system of bandwidth k accumulated from each site's k + 1 basis
+    values without forming the design matrix, by LDLᵀ.  They square the
+    condition number of the design matrix, which is small for sites that fill
+    the knot intervals.  Traced sites that violate the Schoenberg–Whitney
+    conditions make the system singular: its solution is then NaN or inf when a
+    pivot is 0, and may be any number when rounding leaves it positive.
+
+    Examples
+    --------
+    >>> import jax.numpy as jnp
+    >>> import numpy as np
+    >>> import splines
+    >>> x = jnp.linspace(0.0, 1.0, 21)
+    >>> t = jnp.array([0.0] * 4 + [0.5] + [1.0] * 4)
+    >>> spline = splines.make_lsq_spline(x, x**3 - x, t)  # a cubic: fitted exactly
+    >>> print(np.round(np.asarray(spline(jnp.array([0.3, 0.9]))), 6))
+    [-0.273 -0.171]
+    """
+    k = check_degree(k)
+    x, y, t, w = lists_to_arrays(x, y, t, w)
+    warn_if_x64_disabled(x, y, t, w)
+    x, y, columns, axis = _sites_and_values(x, y, axis)
+    m = x.shape[0]
+    if m < k + 1:
+        raise ValueError(f"`x` needs at least k + 1 = {k + 1} sites for degree `k`={k}; got {m}.")
+    check_real(t, "t")
+    if np.ndim(t) != 1 or np.shape(t)[0] < 2 * k + 2:
+        raise ValueError(
+            f"`t` (the knots) must be 1-D with at least 2k + 2 = {2 * k + 2} knots; got shape "
+            f"{np.shape(t)}."
+        )
+    if w is not None:
+        check_real(w, "w")
+        if np.shape(w) != (m,):
+            raise ValueError(f"`w` must have the shape of `x`, ({m},); got {np.shape(w)}.")
+    real, dtype = data_dtypes(x, y, t) if w is None else data_dtypes(x, y, t, w)
+    x, t = (
+        jnp.asarray(v, real) if isinstance(v, jax.Array) else np.asarray(v, real) for v in (x, t)
+    )
+    y = jnp.asarray(y, dtype) if isinstance(y, jax.Array) else np.asarray(y, dtype)
+    if w is not None:
+        w = jnp.asarray(w, real) if isinstance(w, jax.Array) else np.asarray(w, real)
+    if is_concrete(x, y, t, w):
+        _check_lsq_eagerly(x, y, t, w, k, check_finite)
+    y2 = jnp.reshape(jnp.asarray(y), (m, -1))
+    t, c = _lsq_fit(jnp.asarray(x), y2, jnp.asarray(t), None if w is None else jnp.asarray(w), k)
+    return _new(t, jnp.reshape(c, (c.shape[0],) + columns), k, True, axis)
+
+
+# ------------------------------------------------------------------------ fits --
+
+
+def place_in_band(basis, shift, bandwidth: int):
+    """Rows of a band (``2·bandwidth + 1`` wide, diagonal in the middle) holding each row's
+    k + 1 basis values from band position ``shift`` on; also whether a non-zero value
+    falls outside the band."""
+    k = basis.shape[-1] - 1
+    position = shift[:, None] + jnp.arange(k + 1)  # (rows, k+1)
+    slots = jnp.arange(2 * bandwidth + 1)
+    rows = jnp.sum(jnp.where(position[..., None] == slots, basis[..., None], 0), axis=1)
+    outside = (position < 0) | (position > 2 * bandwidth)
+    return rows, jnp.any(outside & (basis != 0))
+
+
+@partial(jax.jit, static_argnames=("k", "knots", "left", "right"))
+def _interp_fit(x, y, t, left_values, right_values, *, k, knots, left, right):
+    """Knots and coefficients (nt, ncols) of the interpolant; NaN for invalid traced data."""
+    valid = knots_are_valid(x)
+    if knots == "k0":
+        t, c = jnp.concatenate([x, x[-1:]]), y
+    elif knots == "k1":
+        t, c = jnp.concatenate([x[:1], x, x[-1:]]), y
+    else:
+        if knots == "not-a-knot":
+            t = _not_a_knot(x, k)
+        elif knots == "augknt":
+            t = jnp.concatenate([jnp.full(k, x[0]), x, jnp.full(k, x[-1])])
+        nt = t.shape[0] - k - 1
+        valid = valid & knots_valid(t, k, base=True) & (x[0] >= t[k]) & (x[-1] <= t[-k])
+        rows = []
+        for orders, site in ((left, x[0]), (right, x[-1])):
+            if orders:
+                at = jnp.full(len(orders), site)
+                l = interval(t, at, k)
+                derivatives = [basis_values(t, at[i], l[i], k, nu) for i, nu in enumerate(orders)]
+                rows.append((jnp.stack(derivatives), l))
+            else:
+                rows.append(None)
+        l = interval(t, x, k)
+        data = (basis_values(t, x, l, k), l)
+        blocks = [b for b in (rows[0], data, rows[1]) if b is not None]
+        basis = jnp.concatenate([b for b, _ in blocks])
+        intervals = jnp.concatenate([i for _, i in blocks])
+        band, outside = place_in_band(basis, intervals - jnp.arange(nt), k)
+        valid = valid & ~outside
+        if not left and not right:  # Schoenberg–Whitney: a non-zero diagonal
+            valid = valid & jnp.all(band[:, k] != 0)
+        rhs = jnp.concatenate([v for v in (left_values, y, right_values) if v is not None])
+        band = band.astype(rhs.dtype)
+        c = banded_solve(band[None], rhs.T, lower=k, upper=k, symmetric=False).T
+    factor = poison(valid)
+    return t * factor, c * factor * poison_columns(c, 1)
+
+
+def _not_a_knot(x, k: int):
+    """scipy's ``_not_a_knot``: the sites (odd k) or midpoints (even k), without k2 at each
+    end, and each end site k + 1 times."""
+    if k % 2:
+        half, inner = (k + 1) // 2, x
+    else:
+        half, inner = k // 2, (x[1:] + x[:-1]) / 2
+    inner = inner[half : inner.shape[0] - half]
+    return jnp.concatenate([jnp.full(k + 1, x[0]), inner, jnp.full(k + 1, x[-1])])
+
+
+@partial(jax.jit, static_argnames="k")
+def _lsq_fit(x, y, t, w, k: int):
+    """The normal equations' lower band, accumulated per site, and their LDLᵀ solve."""
+    n = t.shape[0] - k - 1
+    valid = knots_valid(t, k) & jnp.all(jnp.diff(x) >= 0) & (x[0] >= t[k]) & (x[-1] <= t[n])
+    valid = valid & jnp.isfinite(x[0]) & jnp.isfinite(x[-1])
+    l = interval(t, x, k)
+    basis = basis_values(t, x, l, k)  # (m, k+1)
+    weight = jnp.ones_like(x) if w is None else w * w
+    # A[s+a, s+b] += w² B_a B_b for b ≤ a: the band slot m = b − a + k
+    a, slot = jnp.arange(k + 1)[:, None], jnp.arange(k + 1)
+    b = a - k + slot
+    products = jnp.where(b >= 0, basis[:, :, None] * basis[:, jnp.maximum(b, 0)], 0)
+    products = products * weight[:, None, None]
+    rows = l[:, None] - k + jnp.arange(k + 1)  # (m, k+1): the coefficients of each site
+    band = jnp.zeros((n, k + 1), basis.dtype).at[rows].add(products)
+    weighted = (weight[:, None] * basis)[..., None].astype(y.dtype) * y[:, None, :]
+    rhs = jnp.zeros((n, y.shape[1]), y.dtype).at[rows].add(weighted)
+    band = band.astype(rhs.dtype)
+    c = banded_solve(band[None], rhs.T, lower=k, upper=0, symmetric=True).T
+    factor = poison(valid)
+    return t * factor, c * factor * poison_columns(c, 1)
+
+
+# ---------------------------------------------------------------------- checks --
+
+
+def _sites_and_values(x, y, axis):
+    """``x`` checked 1-D and real, ``y`` with ``axis`` first, and y's other axes."""
+    check_real(x, "x")
+    if np.ndim(x) != 1:
+        raise ValueError(f"`x` must be 1-D; got shape {np.shape(x)}.")
+    if np.ndim(y) < 1:
+        raise ValueError(f"`y` must be at least 1-D; got shape {np.shape(y)}.")
+    axis = normalize_axis(axis, np.ndim(y), "y")
+    y = (
+        jnp.moveaxis(y, axis, 0)
+        if isinstance(y, jax.Array)
+        else np.moveaxis(np.asarray(y), axis, 0)
+    )
+    if y.shape[0] != np.shape(x)[0]:
+        raise ValueError(
+            f"`y` must have len(x) = {np.shape(x)[0]} values along `axis`={axis}; got "
+            f"{y.shape[0]} (shape {np.shape(y)})."
+        )
+    return x, y, tuple(y.shape[1:]), axis
+
+
+def _parse_bc_type(bc_type):
+    """``(start, end)`` ends (None, a name, or (order, value) pairs); None for periodic."""
+    if bc_type is None or (isinstance(bc_type, str) and bc_type == "not-a-knot"):
+        return (None, None)
+    if isinstance(bc_type, str):
+        if bc_type == "periodic":
+            return None
+        if bc_type not in _NAMED_ENDS:
+            raise ValueError(
+                f"`bc_type` must be None, 'not-a-knot', 'clamped', 'natural', 'periodic' or a "
+                f"(start, end) pair; got {bc_type!r}."
+            )
+        return (bc_type, bc_type)
+    try:
+        start, end = bc_type
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"`bc_type` must be a name or a (start, end) pair of ends; got {bc_type!r}."
+        ) from None
+    return (start, end)
+
+
+def _end(end, side: str, k: int, columns: tuple, dtype):
+    """An end's static derivative orders and their values ``(orders, values)``."""
+    if end is None or (isinstance(end, str) and end == "not-a-knot"):
+        return (), None
+    if isinstance(end, str):
+        if end not in _NAMED_ENDS:
+            raise ValueError(
+                f"`bc_type` at the {side}: unknown end condition {end!r} (use 'clamped', "
+                "'natural' or (order, value) pairs)."
+            )
+        return (_NAMED_ENDS[end],), np.zeros((1,) + columns, dtype)
+    try:
+        pairs = [tuple(pair) for pair in end]
+        orders, values = zip(*pairs) if pairs else ((), ())
+        if any(len(pair) != 2 for pair in pairs):
+            raise TypeError
+    except TypeError:
+        raise ValueError(
+            f"`bc_type` at the {side} must be a name or a sequence of (order, value) pairs; "
+            f"got {end!r}."
+        ) from None
+    if not pairs:
+        return (), None
+    orders = tuple(
+        _derivative_order(order, k, side, end) for order in orders
+    )  # static: they select the program
+    try:
+        values = [_as_columns(v, columns, dtype) for v in values]
+    except ValueError:
+        raise ValueError(
+            f"`bc_type` at the {side}: each value must broadcast to `y`'s shape without "
+            f"`axis`, {columns}; got {end!r}."
+        ) from None
+    stack = jnp.stack if any(isinstance(v, jax.Array) for v in values) else np.stack
+    return orders, stack(values)
+
+
+def _as_columns(value, columns: tuple, dtype):
+    """An end value as ``y``'s shape without ``axis``: broadcast, or reshaped when it holds
+    one number per column (scipy reshapes)."""
+    xnp = jnp if isinstance(value, jax.Array) else np
+    value = xnp.asarray(value, dtype)
+    if value.size == math.prod(columns):
+        return xnp.reshape(value, columns)
+    return xnp.broadcast_to(value, columns)
+
+
+def _derivative_order(order, k: int, side: str, end) -> int:
+    if isinstance(order, (bool, np.bool_)) or not isinstance(order, (int, np.integer)):
+        raise ValueError(f"`bc_type` at the {side}: orders must be ints; got {end!r}.")
+    if not 0 <= order <= k:
+        raise ValueError(
+            f"`bc_type` at the {side}: derivative orders must be in 0 … k = {k}; got "
+            f"{int(order)} in {end!r}."
+        )
+    return int(order)
+
+
+def _knot_rule(k: int, t, left: tuple, right: tuple, n: int) -> str:
+    """Which knots the fit makes ("given" when ``t`` is), with scipy's static checks."""
+    given = t is not None
+    if k == 0:
+        if given or left or right:
+            raise ValueError(
+                "Too much information for k = 0: `t` and `bc_type` must be None (or 'not-a-knot')."
+            )
+        if n < 1:
+            raise ValueError("`x` needs at least 1 site for k = 0; got 0.")
+        return "k0"
+    if k == 1 and not given:
+        if left or right:
+            raise ValueError("Too much information for k = 1: `bc_type` must be None.")
+        if n < 2:
+            raise ValueError(f"`x` needs at least 2 sites for k = 1; got {n}.")
+        return "k1"
+    if given:
+        return "given"
+    if not left and not right:
+        if n < k + 1:
+            raise ValueError(
+                f"`x` needs at least k + 1 = {k + 1} sites for not-a-knot knots of degree "
+                f"`k`={k}; got {n}."
+            )
+        return "not-a-knot"
+    if len(left) + len(right) != k - 1:
+        raise ValueError(
+            f"The number of end derivatives does not match: degree `k`={k} with the knots "
+            f"made from `x` needs k − 1 = {k - 1}; got {len(left)} + {len(right)}."
+        )
+    if n < 2:
+        raise ValueError(f"`x` needs at least 2 sites; got {n}.")
+    return "augknt"
+
+
+def _check_interp_eagerly(x, y, t, k, left, right, left_values, right_values, check_finite):
+    x = np.asarray(x)
+    if check_finite:
+        check_values_eagerly(x, "x")
+        check_values_eagerly(np.asarray(y), "y")
+        for values, side in ((left_values, "start"), (right_values, "end")):
+            if values is not None:
+                check_values_eagerly(np.asarray(values), f"bc_type values at the {side}")
+    if x.shape[0] > 1:
+        check_increasing_eagerly(x, "x")
+    if t is None:
+        return
+    t = np.asarray(t)
+    if check_finite:
+        check_values_eagerly(t, "t")
+    check_knots_eagerly(t, k, "t", base=False)
+    end = t[-k] if k else t[-1]
+    if x[0] < t[k] or x[-1] > end:
+        i = 0 if x[0] < t[k] else x.shape[0] - 1
+        raise ValueError(
+            f"`x[{i}]` = {x[i]} is outside the knots' interval [t[k], t[-k]] = [{t[k]}, {end}]."
+        )
+    nt = t.shape[0] - k - 1
+    l = np.clip(np.searchsorted(t, x, side="right") - 1, k, nt - 1)
+    basis = _basis_values(t.astype(np.float64), l, x.astype(np.float64), k)[k]
+    rows = len(left) + np.arange(x.shape[0])
+    position = (l - rows)[:, None] + np.arange(k + 1)
+    stray = np.flatnonzero(np.any(((position < 0) | (position > 2 * k)) & (basis != 0), axis=1))
+    j = k - (l - rows)  # the diagonal's place in each row's window
+    diagonal = np.take_along_axis(basis, np.clip(j, 0, k)[:, None], axis=1)[:, 0]
+    singular = np.flatnonzero((j < 0) | (j > k) | (diagonal == 0))
+    if stray.size or (not left and not right and singular.size):
+        i = stray[0] if stray.size else singular[0]
+        r = rows[i]
+        raise ValueError(
+            f"`x[{i}]` = {x[i]} and the knots `t` violate the Schoenberg–Whitney conditions: "
+            f"B-spline {r} (on [t[{r}], t[{r + k + 1}]] = [{t[r]}, {t[r + k + 1]}]) must be "
+            "non-zero at it, else the collocation matrix is singular."
+        )
+
+
+def _check_lsq_eagerly(x, y, t, w, k, check_finite):
+    x, t = np.asarray(x), np.asarray(t)
+    if check_finite:
+        check_values_eagerly(x, "x")
+        check_values_eagerly(np.asarray(y), "y")
+        if w is not None:
+            check_values_eagerly(np.asarray(w), "w")
+    check_values_eagerly(t, "t")
+    check_knots_eagerly(t, k, "t")
+    down = np.flatnonzero(np.diff(x) < 0)
+    if down.size:
+        i = down[0] + 1
+        raise ValueError(
+            f"`x` must be non-decreasing; `x[{i}]` = {x[i]} < `x[{i - 1}]` = {x[i - 1]}."
+        )
+    n = t.shape[0] - k - 1
+    bad = np.flatnonzero((x < t[k]) | (x > t[n]))
+    if bad.size:
+        i = bad[0]
+        raise ValueError(
+            f"`x[{i}]` = {x[i]} is outside the base interval [t[{k}], t[{n}]] = [{t[k]}, {t[n]}]."
+        )
+    _check_schoenberg_whitney(x, t, k)
+
+
+def _check_schoenberg_whitney(x, t, k: int) -> None:
+    """Each B-spline j gets its own site, in order, where it is non-zero (the greedy
+    matching: the design matrix then has full rank), else a ValueError naming j."""
+    n = t.shape[0] - k - 1
+    l = np.clip(np.searchsorted(t, x, side="right") - 1, k, n - 1)
+    nonzero = (_basis_values(t.astype(np.float64), l, x.astype(np.float64), k)[k] != 0).tolist()
+    starts = (l - k).tolist()
+    m, i = len(starts), 0
+    for j in range(n):
+        while i < m:
+            offset = j - starts[i]
+            if offset < 0:  # x[i] and every later site lie right of B-spline j
+                i = m
+            elif offset <= k and nonzero[i][offset]:
+                break
+            else:
+                i += 1
+        if i >= m:
+            raise ValueError(
+                f"`x` and `t` violate the Schoenberg–Whitney conditions: no site of `x` is "
+                f"left for B-spline {j} (non-zero on (t[{j}], t[{j + k + 1}]) = "
+                f"({t[j]}, {t[j + k + 1]})), so the least-squares system is singular; "
+                "remove knots there or add sites."
+            )
+        i += 1

@@ -1,4 +1,4 @@
-"""splines: differentiable, callback-free cubic-spline interpolation in JAX."""
+"""splines: differentiable, callback-free spline interpolation and fitting in JAX."""
 
 from ._interpolate.approx_df import approx_df as approx_df
 from ._interpolate.fourier import fft_interp1d as fft_interp1d

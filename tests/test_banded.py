@@ -275,3 +275,25 @@ def test_program_has_no_callbacks():
 
     text = lowered_text(jax.grad(lambda ab, b: jnp.sum(f(ab, b)), argnums=(0, 1)), ab, b)
     assert "callback" not in text and "custom_call" not in text
+
+
+def test_traced_non_finite_matrix_gives_nan():
+    # An inf pivoted into the solution would divide it away into a plausible number.
+    rng = np.random.default_rng(12)
+    ab, b = general(rng, 1, 2, 6), rng.normal(size=6)
+    ab[2, 3] = np.inf
+    x = jax.jit(lambda ab, b: solve_banded((1, 2), ab, b))(ab, b)
+    assert np.all(np.isnan(x))
+    assert np.all(np.isnan(solve_banded((1, 2), ab, b, check_finite=False)))
+
+
+def test_solveh_banded_as_scipy_reads_lower_and_the_diagonal():
+    rng = np.random.default_rng(13)
+    ab = positive_definite(rng, 2, 7, np.complex128)
+    b = rng.normal(size=7)
+    lower_form = ab[::-1].copy()
+    np.testing.assert_allclose(
+        solveh_banded(lower_form, b, lower=1), sl.solveh_banded(lower_form, b, lower=1), rtol=1e-13
+    )
+    ab[2] += 0.5j  # a Hermitian diagonal is real: LAPACK reads the real part only
+    np.testing.assert_allclose(solveh_banded(ab, b), sl.solveh_banded(ab, b), rtol=1e-13)

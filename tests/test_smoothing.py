@@ -381,3 +381,56 @@ def test_make_smoothing_spline_traced_bad_lambda_is_nan():
 
     value, grad = jax.jit(jax.value_and_grad(total))(-1.0)
     assert np.isnan(value) and np.isnan(grad)
+
+
+# ------------------------------------------------------- extremes (break-it) --
+
+
+def weighted_line(x, y, w, at):
+    basis = np.stack([np.ones_like(x), x], axis=1) * np.sqrt(w)[:, None]
+    intercept, slope = np.linalg.lstsq(basis, y * np.sqrt(w), rcond=None)[0]
+    return intercept + slope * at
+
+
+def test_infinite_smoothing_is_the_weighted_line_without_overflow():
+    # λ = ∞, λ = 1e154 (whose noise scales would overflow), and weights so small that
+    # csaps' p = 0.5 smooths without bound: each the least-squares line.
+    x, y, w = np.arange(6.0), np.array([0.0, 1.0, 0.0, 2.0, 1.0, 3.0]), np.ones(6)
+    line = weighted_line(x, y, w, x)
+    for lam in [np.inf, 1e154]:
+        np.testing.assert_allclose(
+            splines.make_smoothing_spline(x, y, lam=lam)(x), line, atol=1e-12
+        )
+    tiny = splines.CubicSmoothingSpline(x, y, w=np.full(6, 1e-160))
+    np.testing.assert_allclose(tiny(x), line, atol=1e-12)
+    gcv_tiny = splines.make_smoothing_spline(x, y, w=np.full(6, 1e-300))
+    assert np.all(np.isfinite(gcv_tiny(x)))
+
+
+def test_gcv_does_not_depend_on_the_scale_of_y():
+    x, y, w = noisy(30, seed=60)
+    unit = np.asarray(splines.make_smoothing_spline(x, y, w)(QUERIES))
+    for factor in [2.0**-500, 1e-150, 1e150]:
+        scaled = np.asarray(splines.make_smoothing_spline(x, y * factor, w)(QUERIES)) / factor
+        np.testing.assert_allclose(scaled, unit, rtol=0, atol=1e-7 * np.max(np.abs(unit)))
+
+
+def test_gcv_of_float32_data_with_x64_enabled():
+    x = np.linspace(0, 1, 12, dtype=np.float32)
+    y = (np.sin(3 * x) + 0.05 * np.random.default_rng(61).normal(size=12)).astype(np.float32)
+    ours = splines.make_smoothing_spline(x, y)
+    assert ours.c.dtype == np.float32
+    reference = splines.make_smoothing_spline(x.astype(np.float64), y.astype(np.float64))
+    # (GCV evaluated in float32 moves the chosen λ by ~1%: 8e-5 here)
+    np.testing.assert_allclose(ours(x), reference(x), atol=2e-4)
+
+
+@pytest.mark.parametrize("name", ["p", "w", "lam"])
+def test_complex_parameters_are_not_real(name):
+    x, y, _ = noisy(6, seed=62)
+    value = 0.5 + 0j if name != "w" else np.ones(6) * (1 + 1j)
+    with pytest.raises(splines.NotRealError, match=f"`{name}` must be real"):
+        if name == "lam":
+            splines.make_smoothing_spline(x, y, lam=value)
+        else:
+            splines.CubicSmoothingSpline(x, y, **{name: value})

@@ -37,7 +37,7 @@ from jaxtyping import Array, Inexact
 
 from .._utils.dtypes import lists_to_arrays, promote_inexact
 from .._utils.types import ArrayInput
-from .._utils.validate import check_values_eagerly, is_concrete, static_int
+from .._utils.validate import check_values_eagerly, is_concrete, poison, static_int
 from .._utils.variance import varying_alike
 from .kernels.banded_scan import ldl_solve, lu_solve
 
@@ -185,7 +185,7 @@ def solveh_banded(
     [1. 1. 1.]
     """
     del overwrite_ab, overwrite_b
-    if not isinstance(lower, (bool, np.bool_)):
+    if not isinstance(lower, (bool, np.bool_, int, np.integer)):
         raise TypeError(f"`lower` must be a bool; got {lower!r}.")
     ab, b = _operands(ab, b, None, None, check_finite)
     return _solve_hermitian_form(ab, b, lower=bool(lower))
@@ -239,15 +239,19 @@ def _solve_diagonal_form(ab, b, *, lower, upper):
 def _solve_hermitian_form(ab, b, *, lower):
     p = ab.shape[-2] - 1
     rows = rows_from_diagonals(ab, p, 0) if lower else rows_from_upper_form(ab)
+    if jnp.iscomplexobj(rows):  # a Hermitian diagonal is real: LAPACK reads its real part
+        rows = rows.at[..., p].set(jnp.real(rows[..., p]).astype(rows.dtype))
     return _solve_columns(rows, b, lower=p, upper=0, symmetric=True)
 
 
 def _solve_columns(rows, b, **params):
-    """scipy's ``b``, ``(n,)`` or ``(..., n, k)``, as right-hand sides on the last axis."""
+    """scipy's ``b``, ``(n,)`` or ``(..., n, k)``, as right-hand sides on the last axis;
+    a matrix with a non-finite entry gives NaN (an inf could be pivoted into a zero)."""
+    finite = poison(jnp.all(jnp.isfinite(rows), axis=(-2, -1)))
     if b.ndim == 1:
-        return banded_solve(rows, b, **params)
+        return banded_solve(rows, b, **params) * finite[..., None]
     x = banded_solve(rows[..., None, :, :], jnp.swapaxes(b, -1, -2), **params)
-    return jnp.swapaxes(x, -1, -2)
+    return jnp.swapaxes(x, -1, -2) * finite[..., None, None]
 
 
 def banded_solve(rows, rhs, *, lower: int, upper: int, symmetric: bool = False):

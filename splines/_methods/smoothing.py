@@ -64,6 +64,7 @@ def natural_smoothing(widths, y, w, noise, drift):
     Returns ``f`` ``(n, k)`` and the slopes ``u_i = s_i g_i`` (g_i the knot's right
     cell, the last knot's left one), the form `_pieces.polynomials.cubic_pieces` takes.
     """
+    noise, drift = _balanced(noise, drift)
     f, s, _ = _smooth(widths, y, noise / w, drift)
     cells = jnp.concatenate([widths, widths[-1:]])
     return f, s * cells[:, None]
@@ -78,6 +79,7 @@ def gcv(widths, y, w, noise, drift):
     A smooth function of λ and of the data.
     """
     n = y.shape[0]
+    noise, drift = _balanced(noise, drift)
     v = noise / w
     f, _, variance = _smooth(widths, y, v, drift)
     residual = jnp.mean(jnp.square(jnp.abs(y - f)), axis=0)
@@ -99,15 +101,18 @@ def gcv_lambda(widths, y, w, unit, scale):
 
 
 def _criterion(lam, widths, column, w, unit, scale):
-    """GCV of one column at λ in the data's units."""
+    """GCV of one column at λ in the data's units.  The column is divided by a power
+    of two near its largest |value| first (GCV's minimum does not depend on the data's
+    scale, its squared residuals would overflow or vanish)."""
+    column = column / unit_of(jnp.max(jnp.abs(column)))
     return gcv(widths, column[:, None], w, lam / unit / unit / unit / scale, 1.0)[0]
 
 
 @jax.custom_jvp
 def _column_lambda(widths, column, w, unit, scale):
-    n = column.shape[0]
+    n = jnp.asarray(column.shape[0], widths.dtype)
     data = jax.lax.stop_gradient((widths, column, w, unit, scale))
-    return bounded_minimum(lambda lam: _criterion(lam, *data), 0.0, float(n))
+    return bounded_minimum(lambda lam: _criterion(lam, *data), jnp.zeros_like(n), n)
 
 
 @_column_lambda.defjvp
@@ -127,6 +132,15 @@ _EDGE = 1e-6  # a minimum this close to an end of [0, n] is the end's: it does n
 # ------------------------------------------------------------- the recursion --
 # A 2×2 covariance is carried as its three entries (p00, p01, p11); means as (f, s),
 # each (k,) over the columns, which share the covariances.
+
+
+def _balanced(noise, drift):
+    """The noise scales divided by the larger (their ratio λ is what matters), so that
+    neither overflows: λ = ∞ (noise = inf) is (1, 0), the least-squares line."""
+    infinite = jnp.isinf(noise)
+    larger = jnp.maximum(noise, drift)
+    larger = jnp.where(infinite | (larger == 0), 1, larger)
+    return jnp.where(infinite, 1, noise / larger), jnp.where(infinite, 0, drift / larger)
 
 
 def _smooth(h, y, noise, drift):

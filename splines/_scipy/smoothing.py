@@ -17,7 +17,7 @@ from .._interpolate.prepare import ArgumentNames, prepare_fit
 from .._methods.smoothing import gcv_lambda, natural_smoothing, unit_of
 from .._pieces.polynomials import cubic_pieces
 from .._utils.columns import to_columns
-from .._utils.dtypes import lists_to_arrays, warn_if_x64_disabled
+from .._utils.dtypes import check_real, lists_to_arrays, warn_if_x64_disabled
 from .._utils.types import ArrayInput, Extrapolate
 from .._utils.validate import is_concrete, knots_are_valid, poison, poison_columns
 from .bsplines import BSpline
@@ -154,6 +154,7 @@ class CubicSmoothingSpline(AbstractPPoly):
 
 def _parameter(p, real, check: bool):
     """``p`` as a scalar of the knots' dtype; a concrete one checked to be in [0, 1]."""
+    check_real(p, "p")
     p = jnp.asarray(p, real) if not isinstance(p, jax.core.Tracer) else p.astype(real)
     if p.ndim != 0:
         raise ValueError(f"`p` must be a scalar; got shape {p.shape}.")
@@ -166,6 +167,7 @@ def _weights(w, x, check: bool):
     """``w`` of the knots' dtype and shape (default ones); concrete ones positive, finite."""
     if w is None:
         return jnp.ones_like(x)
+    check_real(w, "w")
     w = jnp.asarray(w, x.dtype) if not isinstance(w, jax.core.Tracer) else w.astype(x.dtype)
     if w.shape != x.shape:
         raise ValueError(f"`w` must have the shape of `x`, {x.shape}; got {w.shape}.")
@@ -288,6 +290,7 @@ def make_smoothing_spline(
         raise ValueError(f"`x` and `y` need at least 5 points; got {x.shape[0]}.")
     w = _weights(w, x, True)
     if lam is not None:
+        check_real(lam, "lam")
         lam = jnp.asarray(lam, x.dtype) if not isinstance(lam, jax.core.Tracer) else lam
         if lam.ndim != 0:
             raise ValueError(f"`lam` must be a scalar; got shape {lam.shape}.")

@@ -260,13 +260,18 @@ def make_smoothing_spline(
     Notes
     -----
     The spline's values and slopes at the knots come from a Kalman filter and
-    smoother over the knots (`CubicSmoothingSpline`'s Notes): ~1e-15 of a
-    50-digit solve in float64, where scipy's banded system loses up to 1e-2 at
+    smoother over the knots (`CubicSmoothingSpline`'s Notes): ~1e-15 … 1e-13 of
+    a 50-digit solve in float64, where scipy's banded system loses up to 1e-2 at
     n = 3000 (benchmarks/results/smoothing_accuracy.md).  Its B-spline
     coefficients follow from de Boor and Fix's dual functionals at a knot τ in
     each support, ``c_i = f(τ) + (a + b)/3 f'(τ) + a b/6 f''(τ)`` with ``a =
     t_{i+1} − τ``, ``b = t_{i+3} − τ``.  GCV's trace is the sum of the smoothed
-    variances (Wecker & Ansley 1983).
+    variances (Wecker & Ansley 1983).  With ``lam=None`` the gradient treats λ
+    as GCV's exact minimiser (the implicit function theorem at the λ where the
+    search stops, within scipy's tolerance of it: ~1% on the derivative); complex
+    ``y`` has its real and imaginary parts searched apart.  Weights spanning many
+    orders of magnitude cost accuracy (~1e-9 at a ratio of 1e8 in float64): the
+    filter's variances then differ as much.
 
     Examples
     --------

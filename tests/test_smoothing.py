@@ -338,6 +338,7 @@ def test_gcv_lambda_moves_as_the_exact_minimum():
     x, y, w = noisy(20, seed=53)
     widths, w = jnp.diff(x) / 4.0, jnp.asarray(w)
 
+    @jax.jit
     def tight(y):
         def criterion(lam):
             return gcv(widths, y[:, None], w, lam / 64.0, 1.0)[0]
@@ -350,12 +351,14 @@ def test_gcv_lambda_moves_as_the_exact_minimum():
         return (tight(y + step * direction) - tight(y - step * direction)) / (2 * step)
 
     expected = (4 * central(1e-3) - central(2e-3)) / 3  # Richardson: O(step⁴)
-    lam, moved = jax.jvp(
-        lambda y: gcv_lambda(widths, y[:, None], w, 4.0, 1.0)[0], (jnp.asarray(y),), (direction,)
-    )
+
+    def chosen(y):
+        return gcv_lambda(widths, y[:, None], w, 4.0, 1.0)[0]
+
+    lam, moved = jax.jit(lambda y, d: jax.jvp(chosen, (y,), (d,)))(jnp.asarray(y), direction)
     assert 0 < lam < 20
     np.testing.assert_allclose(moved, expected, rtol=1e-5)
-    reverse = jax.grad(lambda y: gcv_lambda(widths, y[:, None], w, 4.0, 1.0)[0])(jnp.asarray(y))
+    reverse = jax.jit(jax.grad(chosen))(jnp.asarray(y))
     np.testing.assert_allclose(jnp.dot(reverse, direction), moved, rtol=1e-10)
 
 

@@ -184,15 +184,20 @@ def _weights(w, x, check: bool):
 def _fit(x, fp, w, p, axis: int):
     """Breaks, coefficients and end values of the smoothing spline (NaN for invalid data)."""
     y, _ = to_columns(fp, axis)
-    span = unit_of(x[-1] / 2 - x[0] / 2) * 2  # S: a power of two above the span
-    widths = jnp.diff(x) / span
-    scale = unit_of(jnp.max(w))
+    span, widths, scale = _fit_units(x, w)
     noise, drift = _csaps_noises(p, widths, x[-1] / span - x[0] / span, w / scale, scale)
     f, slopes = natural_smoothing(widths, y, w / scale, noise, drift)
     breaks, coefficients = cubic_pieces(x, widths, f, slopes)
     valid = knots_are_valid(x) & jnp.all((w > 0) & jnp.isfinite(w)) & (p >= 0) & (p <= 1)
     columns = poison(valid) * poison_columns(coefficients, axis=-2)
     return breaks * poison(valid), coefficients * columns[:, None], f[-1] * columns
+
+
+def _fit_units(x, w):
+    """The fit's units (`_methods.smoothing`'s Scale): S, a power of two above the span,
+    the widths in it, and ω, a power of two near the largest weight."""
+    span = unit_of(x[-1] / 2 - x[0] / 2) * 2
+    return span, jnp.diff(x) / span, unit_of(jnp.max(w))
 
 
 def _csaps_noises(p, widths, span, w, scale):
@@ -309,9 +314,7 @@ def make_smoothing_spline(
 def _smoothing_bspline(x, fp, w, lam, axis: int):
     """Knots and B-spline coefficients ``(n+2, *columns)`` of scipy's smoothing spline."""
     y, rest = to_columns(fp, axis)
-    span = unit_of(x[-1] / 2 - x[0] / 2) * 2
-    widths = jnp.diff(x) / span
-    scale = unit_of(jnp.max(w))
+    span, widths, scale = _fit_units(x, w)
     if lam is None:  # scipy's GCV search, per column; λ̂ = λ / (S³ ω)
         noises = gcv_lambda(widths, y, w / scale, span, scale) / span / span / span / scale
 

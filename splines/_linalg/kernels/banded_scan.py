@@ -136,7 +136,7 @@ def ldl_solve(rows, rhs, bandwidth: int):
     p = bandwidth
     band_rows = jnp.moveaxis(rows, (-2, -1), (0, 1))  # (n, p+1, *bands)
     d = jnp.moveaxis(rhs, -1, 0)
-    l_rows, pivots = ldl_factor_rows(band_rows, p)
+    l_rows, pivots = _ldl_factor(band_rows, p)
     z = _ldl_forward(d, l_rows, p)
     # L's columns below each diagonal: below[i, q-1] = L[i+q, i] = l_rows[i+q, p-q].
     lanes = [(0, 0)] * (l_rows.ndim - 2)
@@ -147,7 +147,7 @@ def ldl_solve(rows, rhs, bandwidth: int):
     return jnp.moveaxis(x, 0, -1)
 
 
-def ldl_factor_rows(rows, p):
+def _ldl_factor(rows, p):
     """L's rows ``(n, p, *bands)`` (``L[i, i-p+m]``, m < p) and D ``(n, *bands)``."""
     lanes = rows.shape[2:]
     # Rows before the first: L = 0, d = 1 (A's entries there are 0: L[i, j<0] = 0 / 1).

@@ -252,7 +252,7 @@ class Interpolator1D(eqx.Module):
 
 class TensorSpline(eqx.Module):
     """A fitted interpolant on a grid of any number of axes (the array fields of the grid
-    interpolators).
+    interpolators); `fit_grid` fits one.
 
     It holds breaks per axis and the node data (`fit`): values and mixed
     derivatives at the knots, n_a per axis (for one axis, the pieces' table
@@ -272,27 +272,6 @@ class TensorSpline(eqx.Module):
     # per axis: locate without a search (`even_axes`)
     even: tuple[bool | None, ...] = eqx.field(static=True)
 
-    def __init__(
-        self,
-        knots: tuple[ArrayInput, ...],
-        fp: ArrayInput,
-        method: MethodName,
-        bc_type: BcType,
-        extrap: GridExtrap,
-        period: PerAxis[ArrayLike | None],
-        c: ArrayLike | None,
-        given: dict[int, ArrayInput | None],
-        names: ArgumentNames,
-        even_spacing: PerAxis[bool | None] = False,
-    ):
-        spec, args = prepare_grid(knots, fp, method, bc_type, period, c, given, names)
-        self.even = even_axes(even_spacing, args, names)
-        extraps = parse_grid_extrap(extrap, spec.periodic, args.fp.dtype)
-        self.breaks, self.nodes, self.end = jit_fit(args, spec)
-        self.fill = jnp.stack([fill_array(e.fill, args.fp.dtype) for e in extraps])
-        self.extend, self.periodic = tuple(e.extend for e in extraps), spec.periodic
-        self.method, self.column_shape, self.names = spec.method, spec.column_shape, names
-
     def __call__(
         self, queries: tuple[ArrayInput, ...], derivative: GridOrders
     ) -> Inexact[Array, "..."]:
@@ -310,6 +289,30 @@ class TensorSpline(eqx.Module):
             self.even,
         )
         return jit_evaluate(queries, self.breaks, self.nodes, self.fill, spec, self.end)
+
+
+def fit_grid(
+    knots: tuple[ArrayInput, ...],
+    fp: ArrayInput,
+    method: MethodName,
+    bc_type: BcType,
+    extrap: GridExtrap,
+    period: PerAxis[ArrayLike | None],
+    c: ArrayLike | None,
+    given: dict[int, ArrayInput | None],
+    names: ArgumentNames,
+    even_spacing: PerAxis[bool | None] = False,
+) -> TensorSpline:
+    """The `TensorSpline` of a method on a grid: checked (`prepare_grid`), fitted (`fit`)."""
+    spec, args = prepare_grid(knots, fp, method, bc_type, period, c, given, names)
+    even = even_axes(even_spacing, args, names)
+    extraps = parse_grid_extrap(extrap, spec.periodic, args.fp.dtype)
+    breaks, nodes, end = jit_fit(args, spec)
+    fill = jnp.stack([fill_array(e.fill, args.fp.dtype) for e in extraps])
+    extend = tuple(e.extend for e in extraps)
+    return TensorSpline(
+        breaks, nodes, end, fill, extend, spec.periodic, spec.method, spec.column_shape, names, even
+    )
 
 
 def call_orders(orders: tuple, derivative) -> Any:
@@ -425,7 +428,7 @@ class Interpolator2D(eqx.Module):
         fxy: Inexact[ArrayInput, "nx ny *columns"] | None = None,
     ):
         given = {1: fx, 2: fy, 3: fxy}
-        self.spline = TensorSpline(
+        self.spline = fit_grid(
             (xp, yp), fp, method, bc_type, extrap, period, c, given, GRID_NAMES[2], even_spacing
         )
 
@@ -587,7 +590,7 @@ class Interpolator3D(eqx.Module):
         fxyz: Inexact[ArrayInput, "nx ny nz *columns"] | None = None,
     ):
         given = {1: fx, 2: fy, 4: fz, 3: fxy, 5: fxz, 6: fyz, 7: fxyz}
-        self.spline = TensorSpline(
+        self.spline = fit_grid(
             (xp, yp, zp), fp, method, bc_type, extrap, period, c, given, GRID_NAMES[3], even_spacing
         )
 
@@ -781,7 +784,7 @@ class RegularGridInterpolator(eqx.Module):
         extrap = scipy_fill(bounds_error, fill_value, periods)
         check_fill_kind(fill_value, values)
         wide, wide_values, self.single = widen_single_points(points, values, periods)
-        self.spline = TensorSpline(
+        self.spline = fit_grid(
             wide,
             wide_values,
             grid_method(method),
@@ -872,7 +875,7 @@ class RegularGridInterpolator(eqx.Module):
         if method is not None and grid_method(method) != spline.method:  # (not an alias)
             extrap = scipy_fill(self.bounds_error, self.fill_value, self.periods)
             wide, values, _ = widen_single_points(self.grid, self.values, self.periods)
-            spline = TensorSpline(
+            spline = fit_grid(
                 wide,
                 values,
                 grid_method(method),

@@ -22,12 +22,13 @@ sys.path.insert(0, str(ROOT / "notebooks"))
 
 from run import NOTEBOOKS, execute  # noqa: E402
 
-NAMES = ["01_quickstart", "02_gradient_descent", "03_batches", "04_benchmarks"]
+NAMES = ["01_quickstart", "02_gradient_descent", "03_batches", "04_benchmarks", "05_fitting"]
 MAIN_FIGURES = {  # the figure of each notebook that the README shows
     "01_quickstart": "01_methods.png",
     "02_gradient_descent": "02_recovered_response.png",
     "03_batches": "03_batch_timings.png",
     "04_benchmarks": "04_speedup_vs_interpax.png",
+    "05_fitting": "05_fitting.png",
 }
 
 
@@ -43,7 +44,7 @@ def sources(name):
     return [(i, c.cell_type, c.source) for i, c in enumerate(notebook.cells)]
 
 
-def test_the_four_notebooks_are_there():
+def test_every_notebook_is_listed():
     assert [p.stem for p in NOTEBOOKS] == NAMES
 
 

@@ -19,6 +19,7 @@ from ._linalg.tridiagonal import tridiagonal_solve as tridiagonal_solve
 from ._scipy.bspline_fits import make_interp_spline as make_interp_spline
 from ._scipy.bspline_fits import make_lsq_spline as make_lsq_spline
 from ._scipy.bsplines import BSpline as BSpline
+from ._scipy.grid_smoothing import NdGridCubicSmoothingSpline as NdGridCubicSmoothingSpline
 from ._scipy.ppoly import AbstractPPoly as AbstractPPoly
 from ._scipy.ppoly import PPoly as PPoly
 from ._scipy.smoothing import CubicSmoothingSpline as CubicSmoothingSpline
@@ -54,6 +55,7 @@ __all__ = [
     "make_interp_spline",
     "make_lsq_spline",
     "make_smoothing_spline",
+    "NdGridCubicSmoothingSpline",
     "NotRealError",
     "pchip_interpolate",
     "PchipInterpolator",

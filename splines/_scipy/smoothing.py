@@ -152,31 +152,33 @@ class CubicSmoothingSpline(AbstractPPoly):
         )
 
 
-def _parameter(p, real, check: bool):
+def _parameter(p, real, check: bool, name: str = "p"):
     """``p`` as a scalar of the knots' dtype; a concrete one checked to be in [0, 1]."""
-    check_real(p, "p")
+    check_real(p, name)
     p = jnp.asarray(p, real) if not isinstance(p, jax.core.Tracer) else p.astype(real)
     if p.ndim != 0:
-        raise ValueError(f"`p` must be a scalar; got shape {p.shape}.")
+        raise ValueError(f"`{name}` must be a scalar; got shape {p.shape}.")
     if check and is_concrete(p) and not 0 <= float(p) <= 1:
-        raise ValueError(f"`p` must be in [0, 1]; got {float(p)!r}.")
+        raise ValueError(f"`{name}` must be in [0, 1]; got {float(p)!r}.")
     return p
 
 
-def _weights(w, x, check: bool):
+def _weights(w, x, check: bool, name: str = "w", sites: str = "x"):
     """``w`` of the knots' dtype and shape (default ones); concrete ones positive, finite."""
     if w is None:
         return jnp.ones_like(x)
-    check_real(w, "w")
+    check_real(w, name)
     w = jnp.asarray(w, x.dtype) if not isinstance(w, jax.core.Tracer) else w.astype(x.dtype)
     if w.shape != x.shape:
-        raise ValueError(f"`w` must have the shape of `x`, {x.shape}; got {w.shape}.")
+        raise ValueError(f"`{name}` must have the shape of `{sites}`, {x.shape}; got {w.shape}.")
     if check and is_concrete(w):
         values = np.asarray(w)
         bad = np.flatnonzero(~(np.isfinite(values) & (values > 0)))
         if bad.size:
             i = bad[0]
-            raise ValueError(f"`w` must be positive and finite; `w[{i}]` = {float(values[i])!r}.")
+            raise ValueError(
+                f"`{name}` must be positive and finite; `{name}[{i}]` = {float(values[i])!r}."
+            )
     return w
 
 

@@ -101,12 +101,33 @@ def test_smooth_zero_gives_least_squares_planes():
     np.testing.assert_allclose(np.asarray(spline(x)), fitted.T, atol=1e-12)
 
 
+def test_smooth_one_interpolates_where_the_span_cubed_underflows():
+    x, y = np.array([0.0, 0.7, 1.5, 2.2]), np.array([0.3, -1.2, 0.8, 0.1])
+    for sites, data in [(x * 1e-110, y), (np.float32(x * 1e-20), np.float32(y))]:
+        spline = splines.NdGridCubicSmoothingSpline([sites], data, smooth=1.0)
+        np.testing.assert_allclose(np.asarray(spline([sites])), data, rtol=1e-6)
+
+
+def test_one_traced_smooth_among_the_axes():
+    x, y, q = _grid(2)
+
+    def f(p):
+        return jnp.sum(splines.NdGridCubicSmoothingSpline(x, y, None, [None, p])(q))
+
+    assert np.isfinite(jax.jit(jax.grad(f))(0.6))
+    np.testing.assert_allclose(jax.jit(f)(0.6), f(0.6), rtol=1e-13)
+
+
 def test_extrapolate_false_gives_nan_outside():
     x, y, _ = _grid(2)
     spline = splines.NdGridCubicSmoothingSpline(x, y)
     out = np.asarray(spline([np.array([x[0][0] - 1, 1.0]), np.array([0.0])], extrapolate=False))
     assert np.isnan(out[0, 0]) and np.isfinite(out[1, 0])
     assert np.all(np.isfinite(np.asarray(spline([np.array([x[0][0] - 1]), np.array([0.0])]))))
+    np.testing.assert_allclose(  # one order for every axis; empty weights are none (csaps)
+        np.asarray(spline(x, nu=1)),
+        np.asarray(splines.NdGridCubicSmoothingSpline(x, y, [])(x, nu=(1, 1))),
+    )
 
 
 def test_gradients_of_every_argument():
@@ -194,6 +215,10 @@ def test_traced_bad_input_gives_nan_values_and_gradients():
         (lambda x, y: splines.NdGridCubicSmoothingSpline(x, np.where(y > 1, np.nan, y)), "ydata"),
         (lambda x, y: splines.NdGridCubicSmoothingSpline(x, y)([x[0]]), "sequence of 2 vectors"),
         (lambda x, y: splines.NdGridCubicSmoothingSpline(x, y)(x, nu=(1,)), "nu"),
+        (
+            lambda x, y: splines.NdGridCubicSmoothingSpline(x, y, 2.0),
+            "`weights` must have one entry per axis",
+        ),
     ],
 )
 def test_bad_input_raises_naming_it(call, match):

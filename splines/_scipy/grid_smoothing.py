@@ -167,8 +167,8 @@ class NdGridCubicSmoothingSpline(eqx.Module):
         ----------
         x : sequence of array_like
             One vector of points per axis.
-        nu : sequence of int, optional
-            The derivative order along each axis; default none.
+        nu : int or sequence of int, optional
+            The derivative order along each axis (one int: along all); default none.
         extrapolate : bool, optional
             Whether to extend the end pieces beyond the sites (default) or give NaN
             (``"periodic"`` raises: the spline is not periodic).
@@ -198,7 +198,7 @@ class NdGridCubicSmoothingSpline(eqx.Module):
             if q.ndim > 1:
                 raise ValueError(f"`x[{a}]` must be a vector; got shape {q.shape}.")
             shaped.append(jnp.reshape(q, (1,) * a + (-1,) + (1,) * (d - a - 1)))
-        orders = (0,) * d if nu is None else tuple(nu)
+        orders = (0,) * d if nu is None else (nu,) * d if isinstance(nu, int) else tuple(nu)
         orders_per_axis(orders, d, "nu")  # checked here, to name `nu`
         if isinstance(extrapolate, str):
             raise ValueError(f"`extrapolate` must be True, False or None; got {extrapolate!r}.")
@@ -217,11 +217,12 @@ def _names(d: int) -> ArgumentNames:
 
 def _per_axis(value, d: int, name: str) -> tuple:
     """One entry per axis: ``value`` repeated (None or a scalar), or its d entries."""
-    if value is None:
-        return (None,) * d
-    if name == "smooth" and np.ndim(value) == 0:
+    if value is None or (name == "weights" and isinstance(value, (list, tuple)) and not value):
+        return (None,) * d  # csaps reads empty weights as none
+    scalar = not isinstance(value, (list, tuple)) and np.ndim(value) == 0
+    if name == "smooth" and scalar:
         return (value,) * d
-    if isinstance(value, (str, bytes)) or len(value) != d:
+    if isinstance(value, (str, bytes)) or scalar or len(value) != d:
         raise ValueError(f"`{name}` must have one entry per axis ({d}); got {value!r}.")
     return tuple(value)
 
@@ -268,8 +269,8 @@ def _noises(p, widths, w, scale, xp, normalized: bool):
         span = in_axis_units(xp[-1], xp) - in_axis_units(xp[0], xp)
         noise, drift = _csaps_noises(p, widths, span, w, scale)
         return drift / (drift + noise * _cube(xp) * scale), noise, drift  # csaps' p̂
-    if p is not None:
-        return p, (1 - p) / _cube(xp) / scale, p
+    if p is not None:  # p = 1 interpolates even where P³ underflows (then λ̂ = 0/0)
+        return p, jnp.where(p == 1, 0, (1 - p) / _cube(xp) / scale), p
     lam = _csaps_default(widths, w)
     return 1 / (1 + lam * scale * _cube(xp)), lam, jnp.ones_like(lam)
 

@@ -57,24 +57,40 @@ def test_matches_interpax(n, p):
     assert max_error(ours, ref, QUERIES, orders=(1, 2)) < 1e-7
 
 
-def exact_values(x, y, w, lam):
-    """The smoothing spline's values at the knots from Reinsch's system in 40 digits:
-    (M + λ Qᵀ W⁻¹ Q) m = Qᵀ y, f = y − λ W⁻¹ Q m."""
+def exact_values(x, y, w, lam, slopes=(None, None)):
+    """The smoothing spline's values at the knots in 40 digits, over the C² cubic splines
+    with knots x and, per end, f'' = 0 (None) or a given slope.  Such a spline is its
+    values f and second derivatives m with A m = R f + g (f' continuous at the interior
+    knots; the end rows: m = 0, or the slope); with m = B f + c (B = A⁻¹R, c = A⁻¹g)
+    the minimum of Σ w (y − f)² + λ mᵀ M m (M: ∫ f''² from the widths) solves
+    (W + λ Bᵀ M B) f = W y − λ Bᵀ M c."""
     mp = pytest.importorskip("mpmath")
     mp.mp.dps = 40
     n = len(x)
-    lam, hs = mp.mpf(lam), [mp.mpf(x[i + 1]) - mp.mpf(x[i]) for i in range(n - 1)]
-    q, m = mp.zeros(n, n - 2), mp.zeros(n - 2, n - 2)
-    for i in range(1, n - 1):
-        q[i - 1, i - 1], q[i + 1, i - 1] = 1 / hs[i - 1], 1 / hs[i]
-        q[i, i - 1] = -(1 / hs[i - 1] + 1 / hs[i])
-        m[i - 1, i - 1] = (hs[i - 1] + hs[i]) / 3
-        if i < n - 2:
-            m[i - 1, i] = m[i, i - 1] = hs[i] / 6
-    w_inv = mp.diag([1 / mp.mpf(v) for v in w])
+    lam, h = mp.mpf(lam), [mp.mpf(x[i + 1]) - mp.mpf(x[i]) for i in range(n - 1)]
+    a, r, g, m = mp.zeros(n, n), mp.zeros(n, n), mp.zeros(n, 1), mp.zeros(n, n)
+    for i in range(1, n - 1):  # (f_{i+1} − f_i)/h_i − (f_i − f_{i−1})/h_{i−1} = …
+        a[i, i - 1], a[i, i], a[i, i + 1] = h[i - 1] / 6, (h[i - 1] + h[i]) / 3, h[i] / 6
+        r[i, i - 1], r[i, i], r[i, i + 1] = 1 / h[i - 1], -1 / h[i - 1] - 1 / h[i], 1 / h[i]
+    for end, (i, j, sign) in zip(slopes, [(0, 1, -1), (n - 1, n - 2, 1)]):
+        if end is None:
+            a[i, i] = 1
+        else:  # f'_0 = (f_1 − f_0)/h_0 − h_0 (2 m_0 + m_1)/6, or its mirror at the end
+            width = h[min(i, j)]
+            a[i, i], a[i, j] = width / 3, width / 6
+            r[i, i], r[i, j] = -1 / width, 1 / width
+            g[i, 0] = sign * mp.mpf(end)
+    for i in range(n - 1):
+        m[i, i] += h[i] / 3
+        m[i + 1, i + 1] += h[i] / 3
+        m[i, i + 1] += h[i] / 6
+        m[i + 1, i] += h[i] / 6
+    inverse = mp.inverse(a)
+    b, c = inverse * r, inverse * g
+    weights = mp.diag([mp.mpf(v) for v in w])
     values = mp.matrix([mp.mpf(v) for v in y])
-    second = mp.lu_solve(m + lam * q.T * w_inv * q, q.T * values)
-    return np.array([float(v) for v in values - lam * w_inv * q * second])
+    f = mp.lu_solve(weights + lam * b.T * m * b, weights * values - lam * b.T * m * c)
+    return np.array([float(v) for v in f])
 
 
 def test_values_match_an_exact_solve():
@@ -87,6 +103,53 @@ def test_values_match_an_exact_solve():
     assert np.max(np.abs(np.asarray(ours(x)) - exact)) < 1e-14
     scipys = splines.make_smoothing_spline(x, y, w, lam=(1 - rho) / rho)
     np.testing.assert_allclose(scipys(x), exact, rtol=0, atol=5e-14)  # (+ the B-spline form)
+
+
+ENDS = [  # bc_type and the slopes it gives (None: natural)
+    ("clamped", (0.0, 0.0)),
+    (((1, 1.5), (1, -2.0)), (1.5, -2.0)),
+    (("natural", (1, 0.4)), (None, 0.4)),
+    (((1, -0.7), (2, 0.0)), (-0.7, None)),
+]
+
+
+@pytest.mark.parametrize("p", [1e-6, 0.1, 0.9])
+@pytest.mark.parametrize("bc_type, slopes", ENDS)
+def test_end_conditions_match_an_exact_solve(bc_type, slopes, p):
+    x, y, w = noisy(30, seed=3)
+    rho = p / (p + (1 - p) * csaps_k(x, w))
+    exact = exact_values(x, y, w, (1 - rho) / rho, slopes)
+    ours = splines.CubicSmoothingSpline(x, y, p=p, w=w, bc_type=bc_type)
+    # interpax: up to 7e-9 at p = 1e-6, n = 60
+    np.testing.assert_allclose(np.asarray(ours(x)), exact, rtol=0, atol=1e-14)
+    for end, at in zip(slopes, x[[0, -1]]):
+        np.testing.assert_allclose(ours(at, 2 if end is None else 1), end or 0.0, atol=1e-12)
+
+
+@pytest.mark.parametrize("p", [0.3, 0.9])
+def test_end_conditions_match_interpax(p):
+    x, y, w = noisy(10, seed=4, columns=(2,))
+    for bc_type in [
+        "clamped",
+        ((1, np.array([0.5, -1.0])), "natural"),
+        ((2, np.zeros(2)), (1, np.array([2.0, 0.0]))),
+    ]:
+        ours = splines.CubicSmoothingSpline(x, y, p=p, w=w, bc_type=bc_type)
+        theirs = interpax.CubicSmoothingSpline(x, y, p=p, w=w, bc_type=bc_type)
+        ref = lambda q, nu, theirs=theirs: np.asarray(theirs(q, nu))  # noqa: E731
+        assert max_error(ours, ref, QUERIES, orders=(0, 1)) < 1e-9, bc_type
+        assert max_error(ours, ref, QUERIES, orders=(2,)) < 1e-7, bc_type
+
+
+def test_p_zero_with_given_slopes_is_the_least_curved_spline():
+    """p = 0: f'' is linear from slope a to slope b, f = c + a t + (b − a) t²/(2L), and c
+    fits the data by weighted least squares."""
+    x, y, w = noisy(12, seed=8)
+    spline = splines.CubicSmoothingSpline(x, y, p=0.0, w=w, bc_type=((1, 0.5), (1, -1.0)))
+    t, span = x - x[0], x[-1] - x[0]
+    shape = 0.5 * t - 1.5 * t**2 / (2 * span)
+    expected = shape + np.sum(w * (y - shape)) / np.sum(w)
+    np.testing.assert_allclose(np.asarray(spline(x)), expected, rtol=0, atol=1e-12)
 
 
 def test_matches_scipy_at_the_same_lambda():
@@ -153,9 +216,18 @@ def _value(x, y, w, p):
 
 
 def test_check_grads_every_argument():
+    """Including the given end slopes (the natural ends: make_smoothing_spline's)."""
     x, y, w = noisy(7, seed=5)
-    f = jax.jit(_value)
-    check_grads(f, (x, y, w, 0.6), order=2, modes=("fwd", "rev"))
+
+    def value(x, y, w, p, left, right):
+        bc_type = ((1, left), (1, right))
+        spline = splines.CubicSmoothingSpline(x, y, p=p, w=w, bc_type=bc_type, check=False)
+        return spline(jnp.linspace(0.2, 2.8, 5))
+
+    # eps = 1e-3: the second derivatives w.r.t. x carry ~1e-9 of rounding, which a step of
+    # 1e-4 (the default) turns into 1e-3 of the finite difference, natural ends as these
+    args = (x, y, w, 0.6, 0.3, -0.5)
+    check_grads(jax.jit(value), args, order=2, modes=("fwd", "rev"), eps=1e-3)
 
 
 def test_vmap_over_data_is_the_loop():
@@ -178,7 +250,10 @@ def test_vmap_over_data_is_the_loop():
         (dict(w=-np.ones(5)), r"`w\[0\]` = "),
         (dict(w=np.array([1, 1, np.nan, 1, 1.0])), r"`w\[2\]` = nan"),
         (dict(w=np.ones(4)), "`w` must have the shape"),
-        (dict(bc_type="clamped"), "`bc_type`"),
+        (dict(bc_type="not-a-knot"), "`bc_type`='not-a-knot'.*not implemented"),
+        (dict(bc_type="periodic"), "`bc_type`='periodic'"),
+        (dict(bc_type=("natural", (2, 1.0))), "non-zero second derivatives"),
+        (dict(bc_type=(1, 0.0)), "`bc_type`"),
     ],
 )
 def test_bad_arguments_raise_naming_them(kwargs, match):

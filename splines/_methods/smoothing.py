@@ -55,17 +55,28 @@ def unit_of(magnitude):
     return power_of_two(jnp.clip(e, info.minexp + 1, info.maxexp - 1), magnitude.dtype)
 
 
-def natural_smoothing(widths, y, w, noise, drift):
-    """Values f and slopes in cell units of the natural smoothing spline.
+def smoothing_at_knots(widths, y, w, noise, drift, slopes=(None, None)):
+    """Values f and slopes in cell units of the smoothing spline: natural ends, or a
+    given slope at either end.
 
     ``widths`` ``(n-1,)`` (any unit), ``y`` ``(n, k)``, ``w`` ``(n,)`` positive (any
     unit); ``noise`` and ``drift`` ≥ 0, not both 0, in the ratio λ : 1 *in those
-    units* (the scales of the observation and process noise; module docstring).
+    units* (the scales of the observation and process noise; module docstring);
+    ``slopes``: per end, None (natural) or f' there ``(k,)`` in the widths' unit.
     Returns ``f`` ``(n, k)`` and the slopes ``u_i = s_i g_i`` (g_i the knot's right
     cell, the last knot's left one), the form `_pieces.polynomials.cubic_pieces` takes.
+
+    A given slope is an exact observation of the state's f' (module docstring): at
+    x_0 the filter starts from (y_0, f'_0) with Var f_0 = 1/w_0; at x_{n-1} its last
+    state is conditioned on f'.  Conditioning on f' at an end knot is the smoothing
+    problem over C² splines with that end condition.  The drift is then kept above
+    ε² (λ̂ below 1/ε²): at λ = ∞ the given slopes leave no line to fit, and the
+    limit, f'' linear between the slopes, is the spline at λ̂ = 1/ε² to rounding.
     """
     noise, drift = _balanced(noise, drift)
-    f, s, _ = _smooth(widths, y, noise / w, drift)
+    if any(slope is not None for slope in slopes):
+        drift = jnp.maximum(drift, jnp.square(jnp.finfo(jnp.result_type(drift)).eps))
+    f, s, _ = _smooth(widths, y, noise / w, drift, slopes)
     cells = jnp.concatenate([widths, widths[-1:]])
     return f, s * cells[:, None]
 
@@ -143,17 +154,38 @@ def _balanced(noise, drift):
     return jnp.where(infinite, 1, noise / larger), jnp.where(infinite, 0, drift / larger)
 
 
-def _smooth(h, y, noise, drift):
+def _smooth(h, y, noise, drift, slopes=(None, None)):
     """Smoothed f ``(n, k)``, f' ``(n, k)`` and Var(f_i | y) ``(n,)``, with observation
-    noise variances ``noise`` ``(n,)`` and the process noise scale ``drift``."""
-    if y.shape[0] == 2:  # the line through both points, which it interpolates: H = I
+    noise variances ``noise`` ``(n,)``, the process noise scale ``drift`` and the
+    given end slopes (`smoothing_at_knots`)."""
+    left, right = slopes
+    if y.shape[0] == 2 and left is None and right is None:  # the line through both: H = I
         s = jnp.broadcast_to((y[1] - y[0]) / h[0], y[0].shape)
         return y, jnp.stack([s, s]), noise
-    start = _start(h[0], y[0], y[1], noise[0], noise[1], drift)
-    filtered, predicted = _filter(start, h[1:], y[2:], noise[2:], drift)
-    f, s, var, cov, var_s = _smoother(filtered, predicted, h[1:])
+    if left is None:  # a flat prior: the state at x_1 from y_0 and y_1
+        first, start = 1, _start(h[0], y[0], y[1], noise[0], noise[1], drift)
+    else:  # f_0 from y_0 alone, f'_0 given
+        zero = jnp.zeros_like(noise[0])
+        first, start = 0, ((y[0], jnp.broadcast_to(left, y[0].shape)), (noise[0], zero, zero))
+    filtered, predicted = _filter(start, h[first:], y[first + 1 :], noise[first + 1 :], drift)
+    if right is not None:
+        filtered = _with_last_slope(filtered, right)
+    f, s, var, cov, var_s = _smoother(filtered, predicted, h[first:])
+    if left is not None:
+        return f, s, var
     f0, s0, var0 = _first_knot((f[0], s[0], var[0], cov[0], var_s[0]), h[0], y[0], noise[0], drift)
     return tuple(jnp.concatenate([a[None], b]) for a, b in ((f0, f), (s0, s), (var0, var)))
+
+
+def _with_last_slope(filtered, slope):
+    """The filtered states with the last one conditioned on f' = ``slope`` (exactly)."""
+    (f, s), (p00, p01, p11) = filtered
+    gain = p01[-1] / p11[-1]
+    last_f = f[-1] + gain * (slope - s[-1])
+    zero = jnp.zeros_like(p01[-1])
+    mean = (f.at[-1].set(last_f), s.at[-1].set(jnp.broadcast_to(slope, s[-1].shape)))
+    cov = (p00.at[-1].set(p00[-1] - gain * p01[-1]), p01.at[-1].set(zero), p11.at[-1].set(zero))
+    return mean, cov
 
 
 def _start(h, y0, y1, v0, v1, drift):

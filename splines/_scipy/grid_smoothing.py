@@ -25,7 +25,7 @@ from .._interpolate.fit import in_axis_units
 from .._interpolate.modules import TensorSpline
 from .._interpolate.options import fill_array, parse_grid_extrap
 from .._interpolate.prepare import ArgumentNames, prepare_fit
-from .._methods.smoothing import natural_smoothing, unit_of
+from .._methods.smoothing import smoothing_at_knots, unit_of
 from .._pieces.polynomials import cubic_pieces
 from .._utils.dtypes import lists_to_arrays, warn_if_x64_disabled
 from .._utils.types import ArrayInput, Extrapolate
@@ -239,7 +239,7 @@ def _fit(knots, fp, weights, smooth, normalized: bool):
         scale = unit_of(jnp.max(w))
         p, noise, drift = _noises(p, widths, w / scale, scale, xp, normalized)
         lines = jnp.moveaxis(nodes, axis, 0)
-        f, u = natural_smoothing(
+        f, u = smoothing_at_knots(
             widths, jnp.reshape(lines, (xp.shape[0], -1)), w / scale, noise, drift
         )
         if d == 1:  # one axis keeps the pieces' table (`_interpolate.fit`)

@@ -14,11 +14,11 @@ import numpy as np
 from jaxtyping import Float, Inexact
 
 from .._interpolate.prepare import ArgumentNames, prepare_fit
-from .._methods.smoothing import gcv_lambda, natural_smoothing, unit_of
+from .._methods.smoothing import gcv_lambda, smoothing_at_knots, unit_of
 from .._pieces.polynomials import cubic_pieces
-from .._utils.columns import to_columns
+from .._utils.columns import column_values, to_columns
 from .._utils.dtypes import check_real, lists_to_arrays, warn_if_x64_disabled
-from .._utils.types import ArrayInput, Extrapolate
+from .._utils.types import ArrayInput, BcType, Extrapolate
 from .._utils.validate import is_concrete, knots_are_valid, poison, poison_columns
 from .bsplines import BSpline
 from .checks import parse_extrapolate
@@ -53,9 +53,12 @@ class CubicSmoothingSpline(AbstractPPoly):
         Positive weights of the data; default all 1.
     axis : int, default 0
         The axis of ``y`` along ``x``.
-    bc_type : {"natural"}, default "natural"
-        The end conditions: zero second derivatives at both ends, the spline
-        that the smoothing problem has as its solution.
+    bc_type : str or 2-tuple, default "natural"
+        The end conditions, interpax's: ``"natural"`` (f'' = 0, the smoothing
+        problem's own), ``"clamped"`` (f' = 0), or a pair, one per end, of these
+        names or ``(order, value)``: ``(1, value)`` a given slope (broadcast
+        to the columns of ``y``; may be traced), ``(2, 0.0)`` natural.
+        ``"not-a-knot"``, ``"periodic"`` and non-zero second derivatives raise.
     extrapolate : bool, optional
         Whether to extend the end pieces beyond ``x`` (default) or give NaN.
     check : bool, default True
@@ -121,25 +124,23 @@ class CubicSmoothingSpline(AbstractPPoly):
         p: float | Float[ArrayInput, ""] | None = None,
         w: Float[ArrayInput, " n"] | None = None,
         axis: int = 0,
-        bc_type: str = "natural",
+        bc_type: BcType = "natural",
         extrapolate: Extrapolate = None,
         check: bool = True,
     ) -> None:
         x, y, w = lists_to_arrays(x, y, w)
         warn_if_x64_disabled(x, y, w)
-        if bc_type != "natural":
-            raise ValueError(
-                f'`bc_type` must be "natural" (the only end condition implemented so far); '
-                f"got {bc_type!r}."
-            )
+        if isinstance(bc_type, str) and bc_type == "periodic":
+            raise ValueError(_UNSUPPORTED_ENDS.format(bc_type=bc_type))
         spec, args = prepare_fit(
-            (x,), y, "cubic2", "natural", (None,), axis, None, None, _NAMES, bool(check)
+            (x,), y, "cubic2", bc_type, (None,), axis, None, None, _NAMES, bool(check)
         )
         (x,) = args.knots
         p = 0.5 if p is None else p
         p = _parameter(p, x.dtype, bool(check))
         w = _weights(w, x, bool(check))
-        breaks, coefficients, end = _fit(x, args.fp, w, p, spec.axis)
+        slopes = _end_slopes(spec.bc_kinds[0], args.bc_values, bc_type)
+        breaks, coefficients, end = _fit(x, args.fp, w, p, slopes, spec.axis, spec.column_shape)
         set_fields(
             self,
             breaks,
@@ -182,13 +183,37 @@ def _weights(w, x, check: bool, name: str = "w", sites: str = "x"):
     return w
 
 
-@partial(jax.jit, static_argnums=4)
-def _fit(x, fp, w, p, axis: int):
+_UNSUPPORTED_ENDS = (
+    "`bc_type`={bc_type!r}: CubicSmoothingSpline takes natural ends and given first "
+    'derivatives ("natural", "clamped", (1, value), (2, 0.0)); not-a-knot, periodic '
+    "and given non-zero second derivatives are not implemented."
+)
+
+
+def _end_slopes(kinds: tuple, values: tuple, bc_type) -> tuple:
+    """Per end, None (natural: f'' = 0) or the given f' (`prepare`'s value; None is 0)."""
+    slopes = []
+    for kind, value in zip(kinds, values):
+        zero = value is None or (is_concrete(value) and not np.any(np.asarray(value)))
+        if kind == 2 and zero:
+            slopes.append(None)
+        elif kind == 1:
+            slopes.append(0.0 if value is None else value)
+        else:
+            raise ValueError(_UNSUPPORTED_ENDS.format(bc_type=bc_type))
+    return tuple(slopes)
+
+
+@partial(jax.jit, static_argnums=(5, 6))
+def _fit(x, fp, w, p, slopes, axis: int, column_shape: tuple):
     """Breaks, coefficients and end values of the smoothing spline (NaN for invalid data)."""
     y, _ = to_columns(fp, axis)
     span, widths, scale = _fit_units(x, w)
     noise, drift = _csaps_noises(p, widths, x[-1] / span - x[0] / span, w / scale, scale)
-    f, slopes = natural_smoothing(widths, y, w / scale, noise, drift)
+    slopes = tuple(  # f' in the fit's unit: dy/d(x/S)
+        None if v is None else column_values(v, column_shape, y.dtype) * span for v in slopes
+    )
+    f, slopes = smoothing_at_knots(widths, y, w / scale, noise, drift, slopes)
     breaks, coefficients = cubic_pieces(x, widths, f, slopes)
     valid = knots_are_valid(x) & jnp.all((w > 0) & jnp.isfinite(w)) & (p >= 0) & (p <= 1)
     columns = poison(valid) * poison_columns(coefficients, axis=-2)
@@ -321,13 +346,13 @@ def _smoothing_bspline(x, fp, w, lam, axis: int):
         noises = gcv_lambda(widths, y, w / scale, span, scale) / span / span / span / scale
 
         def fit(column, noise):
-            f, u = natural_smoothing(widths, column[:, None], w / scale, noise, 1.0)
+            f, u = smoothing_at_knots(widths, column[:, None], w / scale, noise, 1.0)
             return f[:, 0], u[:, 0]
 
         f, u = jax.vmap(fit, in_axes=(1, 0), out_axes=1)(y, noises)
         valid = jnp.bool_(True)
     else:
-        f, u = natural_smoothing(widths, y, w / scale, lam / span / span / span / scale, 1.0)
+        f, u = smoothing_at_knots(widths, y, w / scale, lam / span / span / span / scale, 1.0)
         valid = lam >= 0
     c = _bspline_coefficients(widths, f, u)
     valid = valid & knots_are_valid(x) & jnp.all((w > 0) & jnp.isfinite(w))

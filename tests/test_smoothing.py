@@ -152,6 +152,91 @@ def test_p_zero_with_given_slopes_is_the_least_curved_spline():
     np.testing.assert_allclose(np.asarray(spline(x)), expected, rtol=0, atol=1e-12)
 
 
+def exact_periodic(x, y, w, lam, at):
+    """The periodic smoothing spline at the points ``at`` (in [x_0, x_{n-1}]) in 40
+    digits, over its N = n − 1 knot values f and second derivatives m (cyclic: A m = R f
+    is f' continuous at every knot), as `exact_values` (y_{n-1} a datum of f_0)."""
+    mp = pytest.importorskip("mpmath")
+    mp.mp.dps = 40
+    n, big = len(x), len(x) - 1
+    h = [mp.mpf(x[i + 1]) - mp.mpf(x[i]) for i in range(n - 1)]
+    a, r, m = mp.zeros(big, big), mp.zeros(big, big), mp.zeros(big, big)
+    for j in range(big):
+        before, after, left, right = h[j - 1], h[j], (j - 1) % big, (j + 1) % big
+        a[j, left] += before / 6
+        a[j, j] += (before + after) / 3
+        a[j, right] += after / 6
+        r[j, left] += 1 / before
+        r[j, j] -= 1 / before + 1 / after
+        r[j, right] += 1 / after
+        m[j, j] += h[j] / 3
+        m[right, right] += h[j] / 3
+        m[j, right] += h[j] / 6
+        m[right, j] += h[j] / 6
+    b = mp.inverse(a) * r
+    normal, rhs = mp.mpf(lam) * b.T * m * b, mp.zeros(big, 1)
+    for i in range(n):  # Σ w_i (y_i − f_{i mod N})²
+        normal[i % big, i % big] += mp.mpf(w[i])
+        rhs[i % big] += mp.mpf(w[i]) * mp.mpf(y[i])
+    f = mp.lu_solve(normal, rhs)
+    second = b * f
+    out = []
+    for point in at:
+        cell = min(max(int(np.searchsorted(x, point, side="right")) - 1, 0), big - 1)
+        u = (mp.mpf(point) - x[cell]) / h[cell]
+        f0, f1, m0, m1 = f[cell], f[(cell + 1) % big], second[cell], second[(cell + 1) % big]
+        bend = ((1 - u) ** 3 - (1 - u)) * m0 + (u**3 - u) * m1
+        out.append(float((1 - u) * f0 + u * f1 + h[cell] ** 2 / 6 * bend))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("n", [3, 9])
+@pytest.mark.parametrize("p", [0.0, 1e-6, 0.5, 1.0])
+def test_periodic_matches_an_exact_solve(n, p):
+    x, y, w = noisy(n, seed=n + 20)
+    rho = p / (p + (1 - p) * csaps_k(x, w)) if p > 0 else 0.0
+    inside = np.linspace(x[0], x[-1], 41)
+    if p == 0:  # λ = ∞: the weighted mean (y_{n-1} a datum of f(x_0))
+        expected = np.full_like(inside, np.sum(w * y) / np.sum(w))
+    else:
+        expected = exact_periodic(x, y, w, (1 - rho) / rho, inside)
+    spline = splines.CubicSmoothingSpline(x, y, p=p, w=w, bc_type="periodic")
+    np.testing.assert_allclose(np.asarray(spline(inside)), expected, rtol=0, atol=1e-12)
+    for nu in (0, 1, 2):  # one period joins the next: f, f', f'' equal at both ends
+        np.testing.assert_allclose(spline(x[0], nu), spline(x[-1], nu), rtol=1e-9, atol=1e-9)
+    period = x[-1] - x[0]  # extrapolation wraps
+    np.testing.assert_allclose(spline(inside + 2 * period), spline(inside), atol=1e-12)
+
+
+def test_periodic_matches_interpax():
+    """interpax fits n = 2 with the line (not periodic) and its slopes at n = 3 are off
+    (test_periodic_matches_an_exact_solve holds ours); here n = 12."""
+    x, y, w = noisy(12, seed=9, columns=(2,))
+    for p in (0.3, 0.9):
+        ours = splines.CubicSmoothingSpline(x, y, p=p, w=w, bc_type="periodic")
+        theirs = interpax.CubicSmoothingSpline(x, y, p=p, w=w, bc_type="periodic")
+        ref = lambda q, nu, theirs=theirs: np.asarray(theirs(q, nu))  # noqa: E731
+        assert max_error(ours, ref, QUERIES, orders=(0, 1)) < 1e-9, p
+        assert max_error(ours, ref, QUERIES, orders=(2,)) < 1e-7, p
+
+
+def test_periodic_of_two_points_is_their_weighted_mean():
+    spline = splines.CubicSmoothingSpline(
+        [0.0, 2.0], [1.0, 4.0], p=0.7, w=[1.0, 2.0], bc_type="periodic"
+    )
+    np.testing.assert_allclose(np.asarray(spline(np.array([0.0, 0.7, 2.0, 3.1]))), 3.0, atol=1e-14)
+
+
+def test_periodic_gradients():
+    x, y, w = noisy(6, seed=10)
+
+    def value(x, y, w, p):
+        spline = splines.CubicSmoothingSpline(x, y, p=p, w=w, bc_type="periodic", check=False)
+        return spline(jnp.linspace(0.2, 2.8, 5))
+
+    check_grads(jax.jit(value), (x, y, w, 0.6), order=1, modes=("rev",), eps=1e-3)
+
+
 def test_matches_scipy_at_the_same_lambda():
     # scipy's λ in Σ w (y − f)² + λ ∫ f''²  is  (1 − p̂)/p̂ here: p = p̂ k / (1 − p̂ + p̂ k).
     x, y, w = noisy(40, seed=1)
@@ -251,7 +336,6 @@ def test_vmap_over_data_is_the_loop():
         (dict(w=np.array([1, 1, np.nan, 1, 1.0])), r"`w\[2\]` = nan"),
         (dict(w=np.ones(4)), "`w` must have the shape"),
         (dict(bc_type="not-a-knot"), "`bc_type`='not-a-knot'.*not implemented"),
-        (dict(bc_type="periodic"), "`bc_type`='periodic'"),
         (dict(bc_type=("natural", (2, 1.0))), "non-zero second derivatives"),
         (dict(bc_type=(1, 0.0)), "`bc_type`"),
     ],

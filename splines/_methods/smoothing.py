@@ -81,6 +81,78 @@ def smoothing_at_knots(widths, y, w, noise, drift, slopes=(None, None)):
     return f, s * cells[:, None]
 
 
+def periodic_smoothing(widths, y, w, noise, drift):
+    """`smoothing_at_knots` for the periodic spline of period x_{n-1} − x_0: f and f'
+    equal at both ends, y_0 and y_{n-1} both data of f(x_0), taken as one datum, their
+    weighted mean.
+
+    The state is a line through a_0 = (f_0, f'_0), unknown, plus an integrated Wiener
+    process δ that starts at 0: a_i = T(x_i − x_0) a_0 + δ_i, and periodicity is
+    δ_{n-1} = (−L f'_0, 0), L the period.  The filter is linear in the data, so it runs
+    once on y and on the line's two basis functions (1 and x − x_0) as extra columns
+    sharing its gains; its innovations ν(y) − N a_0, variances F, give a_0 by weighted
+    least squares, Σ Nᵀ N / F a_0 = Σ Nᵀ ν(y) / F (the profile likelihood; de Jong
+    1991), the two end conditions entering as exact observations.  No variance of
+    a difference is formed, so λ = ∞ (the weighted mean) stays exact; λ̂ is kept in
+    [ε², 1/ε²], both limits to rounding.
+    """
+    noise, drift = _balanced(noise, drift)
+    floor = jnp.square(jnp.finfo(jnp.result_type(drift)).eps)
+    noise, drift = jnp.maximum(noise, floor), jnp.maximum(drift, floor)
+    k = y.shape[1]
+    t = jnp.concatenate([jnp.zeros_like(widths[:1]), jnp.cumsum(widths)])  # x − x_0
+    basis = jnp.stack([jnp.ones_like(t), t], axis=1).astype(y.dtype)
+    columns = jnp.concatenate([y, basis], axis=1)
+    first = (w[0] * columns[0] + w[-1] * columns[-1].at[k + 1].set(0)) / (w[0] + w[-1])
+    v = jnp.concatenate([(noise / (w[0] + w[-1]))[None], noise / w[1:-1]])
+    zero = jnp.zeros_like(v[0])
+    start = ((jnp.zeros_like(first),) * 2, (zero, zero, zero))  # δ_0 = 0 exactly
+    filtered, predicted = _filter(start, widths[:-1], columns[1:-1], v[1:], drift)
+    last = _predict(*jax.tree.map(lambda a: a[-1], filtered), widths[-1], drift)  # no datum
+    filtered, predicted = (
+        jax.tree.map(lambda a, b: jnp.concatenate([a, b[None]]), states, last)
+        for states in (filtered, predicted)
+    )
+    (mf, _), (q00, _, _) = predicted
+    innovations = [first[None], columns[1:-1] - mf[:-1]]  # ν_0: δ_0 is known
+    variances = [v[:1], q00[:-1] + v[1:]]
+    value = jnp.zeros_like(first).at[k + 1].set(t[-1])  # δ_f = −L f'_0: L in the t column
+    filtered, ends = _with_last_state(filtered, value)
+    innovations = jnp.concatenate(innovations + [ends[0]])
+    a0 = _least_squares(
+        innovations[:, k:], innovations[:, :k], jnp.concatenate(variances + [ends[1]])
+    )
+    f, s, *_ = _smoother(filtered, predicted, widths)
+    f = basis @ a0 + f[:, :k] - f[:, k:] @ a0
+    s = a0[1] + s[:, :k] - s[:, k:] @ a0
+    cells = jnp.concatenate([widths, widths[-1:]])
+    return f, s * cells[:, None]
+
+
+def _with_last_state(filtered, value):
+    """The filtered states with the last one observed exactly: δ_f = ``value`` (per
+    column), then δ_s = 0.  Also their innovations ``(2, columns)`` and variances ``(2,)``."""
+    (f, s), (p00, p01, p11) = filtered
+    f_innovation, f_variance = value - f[-1], p00[-1]
+    gain = p01[-1] / f_variance
+    slope = s[-1] + gain * f_innovation
+    s_variance = p11[-1] - gain * p01[-1]
+    zero = jnp.zeros_like(p00[-1])
+    mean = (f.at[-1].set(value), s.at[-1].set(jnp.zeros_like(slope)))
+    cov = tuple(c.at[-1].set(zero) for c in (p00, p01, p11))
+    return (mean, cov), (jnp.stack([f_innovation, -slope]), jnp.stack([f_variance, s_variance]))
+
+
+def _least_squares(design, data, variances):
+    """``argmin_a Σ_t |data_t − design_t a|² / F_t`` for a ``(2, k)``: the 2×2 normal
+    equations, solved by Cramer's rule."""
+    scaled = design / variances[:, None]
+    g = scaled.T @ design  # (2, 2)
+    r = scaled.T @ data  # (2, k)
+    det = g[0, 0] * g[1, 1] - g[0, 1] * g[1, 0]
+    return jnp.stack([g[1, 1] * r[0] - g[0, 1] * r[1], g[0, 0] * r[1] - g[1, 0] * r[0]]) / det
+
+
 def gcv(widths, y, w, noise, drift):
     """scipy's generalised cross-validation criterion, per column of ``y`` ``(n, k)``:
 

@@ -14,7 +14,7 @@ import numpy as np
 from jaxtyping import Float, Inexact
 
 from .._interpolate.prepare import ArgumentNames, prepare_fit
-from .._methods.smoothing import gcv_lambda, smoothing_at_knots, unit_of
+from .._methods.smoothing import gcv_lambda, periodic_smoothing, smoothing_at_knots, unit_of
 from .._pieces.polynomials import cubic_pieces
 from .._utils.columns import column_values, to_columns
 from .._utils.dtypes import check_real, lists_to_arrays, warn_if_x64_disabled
@@ -55,12 +55,16 @@ class CubicSmoothingSpline(AbstractPPoly):
         The axis of ``y`` along ``x``.
     bc_type : str or 2-tuple, default "natural"
         The end conditions, interpax's: ``"natural"`` (f'' = 0, the smoothing
-        problem's own), ``"clamped"`` (f' = 0), or a pair, one per end, of these
-        names or ``(order, value)``: ``(1, value)`` a given slope (broadcast
-        to the columns of ``y``; may be traced), ``(2, 0.0)`` natural.
-        ``"not-a-knot"``, ``"periodic"`` and non-zero second derivatives raise.
-    extrapolate : bool, optional
-        Whether to extend the end pieces beyond ``x`` (default) or give NaN.
+        problem's own), ``"clamped"`` (f' = 0), ``"periodic"`` (period
+        ``x[-1] - x[0]``; ``y[0]`` and ``y[-1]`` are both data of the value at
+        ``x[0]``, which need not be equal), or a pair, one per end, of
+        ``"natural"``/``"clamped"`` or ``(order, value)``: ``(1, value)`` a
+        given slope (broadcast to the columns of ``y``; may be traced),
+        ``(2, 0.0)`` natural.  ``"not-a-knot"`` and non-zero second
+        derivatives raise.
+    extrapolate : bool or "periodic", optional
+        Whether to extend the end pieces beyond ``x`` (default; ``"periodic"``
+        with ``bc_type="periodic"``), give NaN, or wrap into the period.
     check : bool, default True
         ``False`` (interpax's keyword) skips the eager data checks: bad
         concrete data then give NaN, as traced data do.
@@ -130,23 +134,35 @@ class CubicSmoothingSpline(AbstractPPoly):
     ) -> None:
         x, y, w = lists_to_arrays(x, y, w)
         warn_if_x64_disabled(x, y, w)
-        if isinstance(bc_type, str) and bc_type == "periodic":
-            raise ValueError(_UNSUPPORTED_ENDS.format(bc_type=bc_type))
-        spec, args = prepare_fit(
-            (x,), y, "cubic2", bc_type, (None,), axis, None, None, _NAMES, bool(check)
+        periodic = isinstance(bc_type, str) and bc_type == "periodic"
+        spec, args = prepare_fit(  # the data need not repeat: y_0 and y_{n-1} are both f(x_0)'s
+            (x,),
+            y,
+            "cubic2",
+            "natural" if periodic else bc_type,
+            (None,),
+            axis,
+            None,
+            None,
+            _NAMES,
+            bool(check),
         )
         (x,) = args.knots
         p = 0.5 if p is None else p
         p = _parameter(p, x.dtype, bool(check))
         w = _weights(w, x, bool(check))
-        slopes = _end_slopes(spec.bc_kinds[0], args.bc_values, bc_type)
-        breaks, coefficients, end = _fit(x, args.fp, w, p, slopes, spec.axis, spec.column_shape)
+        slopes = (
+            (None, None) if periodic else _end_slopes(spec.bc_kinds[0], args.bc_values, bc_type)
+        )
+        breaks, coefficients, end = _fit(
+            x, args.fp, w, p, slopes, spec.axis, spec.column_shape, periodic
+        )
         set_fields(
             self,
             breaks,
             coefficients,
             end,
-            parse_extrapolate(extrapolate, True),
+            parse_extrapolate(extrapolate, "periodic" if periodic else True),
             spec.axis,
             spec.column_shape,
             False,
@@ -184,9 +200,9 @@ def _weights(w, x, check: bool, name: str = "w", sites: str = "x"):
 
 
 _UNSUPPORTED_ENDS = (
-    "`bc_type`={bc_type!r}: CubicSmoothingSpline takes natural ends and given first "
-    'derivatives ("natural", "clamped", (1, value), (2, 0.0)); not-a-knot, periodic '
-    "and given non-zero second derivatives are not implemented."
+    "`bc_type`={bc_type!r}: CubicSmoothingSpline takes natural ends, given first "
+    'derivatives ("natural", "clamped", (1, value), (2, 0.0)) and "periodic"; '
+    "not-a-knot and given non-zero second derivatives are not implemented."
 )
 
 
@@ -204,16 +220,20 @@ def _end_slopes(kinds: tuple, values: tuple, bc_type) -> tuple:
     return tuple(slopes)
 
 
-@partial(jax.jit, static_argnums=(5, 6))
-def _fit(x, fp, w, p, slopes, axis: int, column_shape: tuple):
-    """Breaks, coefficients and end values of the smoothing spline (NaN for invalid data)."""
+@partial(jax.jit, static_argnums=(5, 6, 7))
+def _fit(x, fp, w, p, slopes, axis: int, column_shape: tuple, periodic: bool):
+    """Breaks, coefficients and end values of the smoothing spline (NaN for invalid data);
+    ``slopes``: per end, None (natural) or the given slope; or a periodic spline."""
     y, _ = to_columns(fp, axis)
     span, widths, scale = _fit_units(x, w)
     noise, drift = _csaps_noises(p, widths, x[-1] / span - x[0] / span, w / scale, scale)
-    slopes = tuple(  # f' in the fit's unit: dy/d(x/S)
-        None if v is None else column_values(v, column_shape, y.dtype) * span for v in slopes
-    )
-    f, slopes = smoothing_at_knots(widths, y, w / scale, noise, drift, slopes)
+    if periodic:
+        f, slopes = periodic_smoothing(widths, y, w / scale, noise, drift)
+    else:
+        slopes = tuple(  # f' in the fit's unit: dy/d(x/S)
+            None if v is None else column_values(v, column_shape, y.dtype) * span for v in slopes
+        )
+        f, slopes = smoothing_at_knots(widths, y, w / scale, noise, drift, slopes)
     breaks, coefficients = cubic_pieces(x, widths, f, slopes)
     valid = knots_are_valid(x) & jnp.all((w > 0) & jnp.isfinite(w)) & (p >= 0) & (p <= 1)
     columns = poison(valid) * poison_columns(coefficients, axis=-2)

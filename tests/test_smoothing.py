@@ -535,6 +535,43 @@ def test_make_smoothing_spline_bad_arguments(args, kwargs, match):
         splines.make_smoothing_spline(*args, **kwargs)
 
 
+@pytest.mark.parametrize("span", [1e-30, 1e-12, 1e12, 1e30])
+def test_make_smoothing_spline_float32_at_extreme_spans(span):
+    """Against float64 on the float32-rounded data: 2e-6 of scale at a given λ (in the
+    data's units λ scales as span³: below 1e-38 at span 1e-12, which XLA:CPU would
+    flush to zero, and past float32's range at 1e±30); by GCV 1e-4, where the search
+    stops within its tolerance of λ on a criterion rounded to float32 (2.7e-5 here)."""
+    x, y, _ = noisy(40, seed=11)
+    x, y, q = np.float32(x * span), np.float32(y), np.float32(np.linspace(0.1, 2.9, 30) * span)
+    lams = [None] + ([1e-3 * span**3] if abs(np.log10(span)) < 20 else [])
+    for lam in lams:
+        got = splines.make_smoothing_spline(x, y, lam=lam)(q)
+        reference = splines.make_smoothing_spline(np.float64(x), np.float64(y), lam=lam)
+        reference = np.asarray(reference(np.float64(q)))
+        assert got.dtype == np.float32
+        tol = 1e-4 if lam is None else 2e-6
+        np.testing.assert_allclose(
+            np.asarray(got), reference, atol=tol * np.max(np.abs(y)), err_msg=lam
+        )
+    assert np.isnan(splines.make_smoothing_spline(x, y)(np.float32([np.nan, x[3]])))[0]
+
+
+def test_parameters_as_floats_or_arrays_share_one_program():
+    from splines._scipy import smoothing
+
+    x, y, w = noisy(9, seed=12)
+    splines.make_smoothing_spline(x, y, lam=0.1)
+    before = smoothing._smoothing_bspline._cache_size()
+    for lam in [0.2, np.float64(0.3), jnp.asarray(0.4), 1e-300]:
+        splines.make_smoothing_spline(x, y, lam=lam)
+    splines.CubicSmoothingSpline(x, y, p=0.3)
+    fits = smoothing._fit._cache_size()
+    for p in [0.4, np.float64(0.5), jnp.asarray(0.6)]:
+        splines.CubicSmoothingSpline(x, y, p=p)
+    assert smoothing._smoothing_bspline._cache_size() == before
+    assert smoothing._fit._cache_size() == fits
+
+
 def test_make_smoothing_spline_traced_bad_lambda_is_nan():
     x, y, w = noisy(6, seed=52)
 

@@ -17,7 +17,7 @@ from .._interpolate.prepare import ArgumentNames, prepare_fit
 from .._methods.smoothing import gcv_lambda, periodic_smoothing, smoothing_at_knots, unit_of
 from .._pieces.polynomials import cubic_pieces
 from .._utils.columns import column_values, to_columns
-from .._utils.dtypes import check_real, lists_to_arrays, warn_if_x64_disabled
+from .._utils.dtypes import check_real, lists_to_arrays, power_of_two, warn_if_x64_disabled
 from .._utils.types import ArrayInput, BcType, Extrapolate
 from .._utils.validate import is_concrete, knots_are_valid, poison, poison_columns
 from .bsplines import BSpline
@@ -353,6 +353,7 @@ def make_smoothing_spline(
             raise ValueError(f"`lam` must be a scalar; got shape {lam.shape}.")
         if is_concrete(lam) and not float(lam) >= 0:
             raise ValueError(f"`lam` must be ≥ 0; got {float(lam)!r}.")
+        lam = _mantissa_and_exponent(lam, x.dtype)
     t, c = _smoothing_bspline(x, args.fp, w, lam, spec.axis)
     return BSpline.construct_fast(t, c, 3, axis=spec.axis)
 
@@ -372,13 +373,32 @@ def _smoothing_bspline(x, fp, w, lam, axis: int):
         f, u = jax.vmap(fit, in_axes=(1, 0), out_axes=1)(y, noises)
         valid = jnp.bool_(True)
     else:
-        f, u = smoothing_at_knots(widths, y, w / scale, lam / span / span / span / scale, 1.0)
-        valid = lam >= 0
+        f, u = smoothing_at_knots(widths, y, w / scale, _in_fit_units(*lam, span, scale), 1.0)
+        valid = lam[0] >= 0
     c = _bspline_coefficients(widths, f, u)
     valid = valid & knots_are_valid(x) & jnp.all((w > 0) & jnp.isfinite(w))
     c = c * (poison(valid) * poison_columns(c[None], axis=-1))
     t = jnp.concatenate([jnp.repeat(x[:1], 3), x, jnp.repeat(x[-1:], 3)])
     return t * poison(valid), jnp.reshape(c, (c.shape[0],) + rest)
+
+
+def _mantissa_and_exponent(lam, real):
+    """λ = m 2^e: a concrete λ split on the host, exactly; a traced one as (λ, 0).  λ in
+    the data's units is subnormal in float32 for spans below ~1e-12, and XLA:CPU flushes
+    subnormals to zero (which would interpolate); λ̂ in the fit's units is not."""
+    if isinstance(lam, jax.core.Tracer):
+        return lam.astype(real), jnp.zeros((), jnp.int32)
+    mantissa, exponent = np.frexp(np.float64(lam))
+    return jnp.asarray(mantissa, real), jnp.asarray(exponent, jnp.int32)
+
+
+def _in_fit_units(mantissa, exponent, span, scale):
+    """λ̂ = λ / (S³ ω) = m 2^(e − 3 log₂ S − log₂ ω), S and ω powers of two; the exponent
+    clipped to the normal range (beyond it λ̂ is 0 or ∞ to the fit: interpolation, or
+    the least-squares line)."""
+    info = jnp.finfo(mantissa.dtype)
+    k = exponent - 3 * (jnp.frexp(span)[1] - 1) - (jnp.frexp(scale)[1] - 1)
+    return mantissa * power_of_two(jnp.clip(k, info.minexp, info.maxexp - 1), mantissa.dtype)
 
 
 def _bspline_coefficients(h, f, u):

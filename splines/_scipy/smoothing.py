@@ -98,6 +98,13 @@ class CubicSmoothingSpline(AbstractPPoly):
     √(1 + S²/Σh_i²) √((Σw)²/Σw²))``, S the span of ``x`` and h_i its spacings.
     The fit is computed in units where the span and the largest weight are
     about 1 (powers of two: exact), so no power of the span is formed.
+    A given end slope is an exact observation of the state f' there; a periodic
+    spline is a line through the unknown (f, f') at ``x[0]`` plus the process
+    from zero, the period's two conditions exact observations at ``x[-1]``
+    (`_methods.smoothing.periodic_smoothing`); two points then give their
+    weighted mean (interpax fits the line through them, not periodic).
+    Not-a-knot and non-zero second derivatives constrain the spline's second
+    and third derivatives, which the state does not carry: they raise.
 
     References
     ----------

@@ -32,10 +32,11 @@
    near the top of the range still overflow the cell polynomials: a strict xfail.
 
 Compilation dominates the runtime (1-5 s per grid program): each group of checks is
-one jitted program (`_fits_3d`, `_periodic_closing`, and one per test below).  Data
-closed over are numpy constants, as in eager use (knots and periods concrete; XLA
-folds what depends on them alone, as the concrete references); what a check is
-about (queries, traced periods) is an argument, so it is compiled.
+one jitted program (`_fits_3d`, `_periodic_closing`, and one per test below), whose
+results come back as numpy (`jax.device_get`: indexing a jax array compiles a
+program).  Data closed over are numpy constants, as in eager use (knots and periods
+concrete; XLA folds what depends on them alone, as the concrete references); what a
+check is about (queries, traced periods) is an argument, so it is compiled.
 """
 
 import functools
@@ -135,7 +136,7 @@ def _fits_3d():
         fits = {m: Interpolator3D(*KNOTS, FP, m) for m in {**SLOTS, **NODE_FORM}}
         return fits, {m: fits[m](*queries, derivative=ORDERS_3D) for m in NODE_FORM}
 
-    return run(QUERIES_3D)
+    return jax.device_get(run(QUERIES_3D))
 
 
 def test_3d_evaluation_is_the_node_form_of_the_stored_data():
@@ -212,7 +213,7 @@ def _periodic_closing():
 
         return pairs, counted, jax.grad(loss, argnums=(0, 1))(fp, p64)
 
-    return jax.jit(run)(jnp.asarray(PERIOD), jnp.asarray(PERIOD, np.float32))
+    return jax.device_get(jax.jit(run)(jnp.asarray(PERIOD), jnp.asarray(PERIOD, np.float32)))
 
 
 def test_traced_periodic_closing_inserts_a_node_with_the_same_polynomial():
@@ -317,7 +318,7 @@ def test_grid_cubic_methods_match_tensor_hermite_reference():
                 [splines.interp3d(*q3, *K3, F3, m, derivative=ORDERS3, **_cubic_kw(m))
                  for m in CUBIC])  # fmt: skip
 
-    two, three = run(Q2, Q3)
+    two, three = jax.device_get(run(Q2, Q3))
     for m, got2, got3 in zip(CUBIC, two, three):
         c = 0.3 if m == "cardinal" else 0.0
         node2, node3 = node_data(m, K2, F2, c=c), node_data(m, K3, F3, c=c)
@@ -345,12 +346,13 @@ def test_grid_akima_cutoff_is_one_maximum_over_the_whole_grid(method):
     f = rng.normal(size=(3, 8)) * np.array([1.0, 1e-12, 1.0])[:, None]
     q = (np.repeat(knots[0], 50), np.tile(np.linspace(knots[1][0], knots[1][-1], 50), 3))
     node = node_data(method, knots, f)
-    for order in [(0, 0), (0, 1), (1, 1)]:
-        got = splines.interp2d(*q, *knots, f, method, derivative=order)
+    orders = [(0, 0), (0, 1), (1, 1)]  # stacked: one fit, one program
+    got = np.asarray(splines.interp2d(*q, *knots, f, method, derivative=orders))
+    for k, order in enumerate(orders):
         ref = tensor_hermite(knots, node, q, order)
         for row in range(3):  # each row on its own scale
             part = slice(50 * row, 50 * (row + 1))
-            np.testing.assert_allclose(got[part], ref[part], rtol=0,
+            np.testing.assert_allclose(got[k][part], ref[part], rtol=0,
                                        atol=1e-12 * np.abs(ref[part]).max(),
                                        err_msg=f"{order} row {row}")  # fmt: skip
 
@@ -372,7 +374,7 @@ def test_grid_cubic2_bcs_rbs_and_linear_nearest_vs_scipy():
         rbs = splines.interp2d(*q, *K2, F2, method="cubic2", derivative=[(0, 0), (1, 1), (2, 2)])
         return cub, lin, lin3, rbs
 
-    cub, lin, lin3, got_rbs = run(Q2, grid)
+    cub, lin, lin3, got_rbs = jax.device_get(run(Q2, grid))
     for bc, got in zip(bcs, cub):
         node = node_data("cubic2", K2, F2, bc=bc)
         for j, order in enumerate([(0, 0), (1, 2)]):
@@ -424,7 +426,7 @@ def test_grid_periodic_concrete_traced_open_closed_vs_scipy():
         traced = [call(xp_traced, f, p), call(xc_traced, fc, p)]
         return concrete, traced, all3(px, pz), all3(px_traced, pz_traced)
 
-    results, traced, concrete3, traced3 = run(period, xp, xc, px, pz)
+    results, traced, concrete3, traced3 = jax.device_get(run(period, xp, xc, px, pz))
     node = {0: fc, 1: CubicSpline(xc, fc, bc_type="periodic", axis=0)(xc, 1)}
     node[2], node[3] = (CubicSpline(yp, v, axis=1)(yp, 1) for v in (node[0], node[1]))
     wrapped = xc[0] + np.mod(q[0] - xc[0], period)
@@ -502,7 +504,7 @@ def test_grid_one_ulp_last_cell_and_two_knot_axes():
             )
         return out
 
-    out = run([(c[4], c[5], c[6]) for c in cases.values()])
+    out = jax.device_get(run([(c[4], c[5], c[6]) for c in cases.values()]))
     for dtype, (_, _, f, fc, _, _, _) in cases.items():
         got, traced, concrete = out[np.dtype(dtype).name]
         for m, g in zip(methods, got):
@@ -526,7 +528,7 @@ def test_grid_f32_tiny_and_huge_values():
     )  # fmt: skip  (one program for both scales)
     for scale in (1e30, 1e-30):
         f = (f0 * scale).astype(F32)
-        got = run(q, f)
+        got = jax.device_get(run(q, f))
         for m, g in zip(methods, got):
             assert g.dtype == F32
             node = node_data(m, k64, f.astype(float))
@@ -564,7 +566,8 @@ def test_grid_complex_columns_dtype_mixes_and_constants_in_jit():
         return complexes, fill, mixed, periodic_constants(x)
 
     outside = (np.array([-1.0]), np.array([7.0]))
-    complexes, fill, mixed, periodic = run(qx, qy, outside, [q.astype(F32) for q in Q2], 1.5)
+    q32 = [q.astype(F32) for q in Q2]
+    complexes, fill, mixed, periodic = jax.device_get(run(qx, qy, outside, q32, 1.5))
     for m, (c, re, im) in zip(methods, complexes):
         assert c.shape == (2, 7, 2, 2, 3) and c.dtype == np.complex128
         np.testing.assert_allclose(c.real, re, rtol=0, atol=1e-13 * np.abs(re).max(), err_msg=m)
@@ -643,7 +646,9 @@ def test_grid_akima_cutoff_is_one_maximum_in_3d_and_over_the_columns(method):
     q = (np.repeat(knots[0], m), np.tile(rng.uniform(knots[1][0], knots[1][-1], m), 3),
          np.tile(rng.uniform(knots[2][0], knots[2][-1], m), 3))  # fmt: skip
     orders = [(0, 0, 0), (0, 1, 0), (0, 1, 1), (1, 0, 1)]
-    got = jax.jit(lambda *q: splines.interp3d(*q, *knots, f, method, derivative=orders))(*q)
+    got = jax.device_get(
+        jax.jit(lambda *q: splines.interp3d(*q, *knots, f, method, derivative=orders))(*q)
+    )
     node = node_data(method, knots, f)
     parts = [(slice(m * p, m * (p + 1)), c) for p in range(3) for c in range(2)]
     for k, order in enumerate(orders):
@@ -667,28 +672,36 @@ def test_grid_akima_under_vmap_each_member_keeps_its_own_cutoff(method):
         return splines.interp2d(q[0], q[1] * ky[-1] / knots[1][-1], knots[0], ky, f, method,
                                 derivative=orders)  # fmt: skip
 
-    batched = jax.jit(jax.vmap(one))(fs, ks)
+    batched = jax.device_get(jax.jit(jax.vmap(one))(fs, ks))
     for i in range(2):
         alone = np.asarray(one(fs[i], ks[i]))
         np.testing.assert_allclose(batched[i], alone, rtol=0, atol=1e-14 * np.abs(alone).max(),
                                    err_msg=f"member {i}")  # fmt: skip
 
 
-@pytest.mark.parametrize("bad", [np.nan, np.inf])
-def test_grid_akima_nonfinite_value_stays_in_its_column(bad):
-    """Traced data with one NaN or inf: its column is NaN, the others are the clean fit
-    (the cutoff's maximum skips the non-finite totals, across every block of lines)."""
+@functools.cache
+def _akima_columns_3d():
+    """3-D data with three columns and one program of both Akima rules at stacked orders,
+    the data traced (one compile for the NaN and the inf case)."""
     rng = np.random.default_rng(13)
     knots = (np.cumsum(rng.uniform(0.3, 1.2, 5)), np.cumsum(rng.uniform(0.3, 1.2, 4)),
              np.cumsum(rng.uniform(0.3, 1.2, 6)))  # fmt: skip
     q = [rng.uniform(k[0], k[-1], 15) for k in knots]
     f = rng.normal(size=(5, 4, 6, 3))
-    dirty = f.copy()
-    dirty[3, 1, 2, 1] = bad
     orders = [(0, 0, 0), (1, 1, 1)]
     run = jax.jit(lambda f: [splines.interp3d(*q, *knots, f, m, derivative=orders)
                              for m in ("akima", "makima")])  # fmt: skip
-    for clean, got in zip(run(f), run(dirty)):
+    return f, run
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_grid_akima_nonfinite_value_stays_in_its_column(bad):
+    """Traced data with one NaN or inf: its column is NaN, the others are the clean fit
+    (the cutoff's maximum skips the non-finite totals, across every block of lines)."""
+    f, run = _akima_columns_3d()
+    dirty = f.copy()
+    dirty[3, 1, 2, 1] = bad
+    for clean, got in zip(*jax.device_get((run(f), run(dirty)))):
         assert np.isnan(got[..., 1]).all()
         np.testing.assert_allclose(got[..., ::2], clean[..., ::2], rtol=0,
                                    atol=1e-15 * np.abs(clean).max())  # fmt: skip

@@ -1,6 +1,8 @@
 """Banded solves (`splines.solve_banded`, `splines.solveh_banded`) against LAPACK through
 scipy: values, pivoting, batches, gradients, transformations, errors, the program."""
 
+import itertools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -49,16 +51,21 @@ def rel_err(ours, ref):
 # ----------------------------------------------------------------- values --
 
 
-@pytest.mark.parametrize("lower, upper", SHAPES)
-@pytest.mark.parametrize("n", [1, 3, 17])  # n = 3 < l + u + 1 for the wider bands
-def test_solve_banded_matches_lapack(lower, upper, n):
-    rng = np.random.default_rng(100 * lower + 10 * upper + n)
-    ab, b = general(rng, lower, upper, n), rng.normal(size=(n, 2))
-    x = solve_banded((lower, upper), ab, b)
-    ref = sl.solve_banded((lower, upper), ab, b)
-    cond = np.linalg.cond(dense(ab, lower, upper))
-    assert rel_err(x, ref) <= 1e-15 * max(cond, 1) * n
-    np.testing.assert_allclose(dense(ab, lower, upper) @ np.asarray(x), b, atol=1e-12 * cond)
+def test_solve_banded_matches_lapack():
+    """Every band shape at n = 1, 3 (< l + u + 1 for the wider bands) and 17: one program
+    (a compile per shape would be most of the time)."""
+    systems = {}
+    for (lower, upper), n in itertools.product(SHAPES, (1, 3, 17)):
+        rng = np.random.default_rng(100 * lower + 10 * upper + n)
+        systems[lower, upper, n] = general(rng, lower, upper, n), rng.normal(size=(n, 2))
+    solve = jax.jit(lambda s: {case: solve_banded(case[:2], *s[case]) for case in s})
+    for (lower, upper, n), x in jax.device_get(solve(systems)).items():
+        ab, b = systems[lower, upper, n]
+        ref = sl.solve_banded((lower, upper), ab, b)
+        cond = np.linalg.cond(dense(ab, lower, upper))
+        assert rel_err(x, ref) <= 1e-15 * max(cond, 1) * n, (lower, upper, n)
+        np.testing.assert_allclose(dense(ab, lower, upper) @ x, b, atol=1e-12 * cond,
+                                   err_msg=f"l, u, n = {lower, upper, n}")  # fmt: skip
 
 
 def test_pivoting_solves_a_matrix_with_zero_diagonal():
@@ -102,22 +109,32 @@ def test_float32_matches_float64_reference_of_the_rounded_inputs():
     assert rel_err(x, ref) < 2e-6
 
 
-@pytest.mark.parametrize("p", [0, 1, 2, 3, 5])
-@pytest.mark.parametrize("n", [1, 2, 4, 30])
-def test_solveh_banded_matches_lapack_in_both_forms(p, n):
-    rng = np.random.default_rng(10 * p + n)
-    upper_form = positive_definite(rng, p, n)
-    a = dense(upper_form, 0, p)
-    a = np.triu(a) + np.triu(a, 1).T
-    lower_form = np.zeros_like(upper_form)
-    for q in range(p + 1):
-        lower_form[q, : max(n - q, 0)] = np.diagonal(a, -q)
-    b = rng.normal(size=(n, 3))
-    ref = np.linalg.solve(a, b)  # scipy's solveh_banded fails at n = 1, p = 1 (its ptsv call)
-    if n > 1:
-        np.testing.assert_allclose(sl.solveh_banded(upper_form, b), ref, rtol=1e-12, atol=1e-14)
-    assert rel_err(solveh_banded(upper_form, b), ref) < 1e-14
-    assert rel_err(solveh_banded(lower_form, b, lower=True), ref) < 1e-14
+def test_solveh_banded_matches_lapack_in_both_forms():
+    """Bandwidths p = 0 … 5 at n = 1 … 30, the upper and the lower form: one program."""
+    systems = {}
+    for p, n in itertools.product((0, 1, 2, 3, 5), (1, 2, 4, 30)):
+        rng = np.random.default_rng(10 * p + n)
+        upper_form = positive_definite(rng, p, n)
+        a = dense(upper_form, 0, p)
+        a = np.triu(a) + np.triu(a, 1).T
+        lower_form = np.zeros_like(upper_form)
+        for q in range(p + 1):
+            lower_form[q, : max(n - q, 0)] = np.diagonal(a, -q)
+        systems[p, n] = upper_form, lower_form, rng.normal(size=(n, 3)), a
+
+    @jax.jit
+    def solve(s):
+        return {case: (solveh_banded(upper, b), solveh_banded(lower, b, lower=True))
+                for case, (upper, lower, b, _) in s.items()}  # fmt: skip
+
+    for (p, n), (upper, lower) in jax.device_get(solve(systems)).items():
+        upper_form, _, b, a = systems[p, n]
+        ref = np.linalg.solve(a, b)  # scipy's solveh_banded fails at n = 1, p = 1 (its ptsv call)
+        if n > 1:
+            np.testing.assert_allclose(sl.solveh_banded(upper_form, b), ref, rtol=1e-12,
+                                       atol=1e-14, err_msg=f"p, n = {p, n}")  # fmt: skip
+        assert rel_err(upper, ref) < 1e-14, (p, n)
+        assert rel_err(lower, ref) < 1e-14, (p, n)
 
 
 def test_unused_corners_of_ab_are_not_read():
@@ -191,21 +208,22 @@ def test_vmap_is_the_loop(in_axes):
 # ---------------------------------------------------------------- gradients --
 
 
-def test_check_grads_solve_banded():
+def test_check_grads_of_both_solves():
+    """solve_banded (pivoting), solveh_banded in the upper and in the lower form: one
+    function of all their arguments, so that check_grads compiles its programs once."""
     rng = np.random.default_rng(8)
     ab, b = general(rng, 2, 1, 6), rng.normal(size=(6, 2))
     ab[1] += 3  # the diagonal (row u): well conditioned, for finite differences
-    solve = jax.jit(lambda ab, b: solve_banded((2, 1), ab, b))
-    check_grads(solve, (ab, b), order=2, modes=("fwd", "rev"))
-
-
-@pytest.mark.parametrize("lower", [False, True])
-def test_check_grads_solveh_banded(lower):
     rng = np.random.default_rng(9)
-    ab, b = positive_definite(rng, 2, 6), rng.normal(size=6)
-    ab = ab[::-1].copy() if lower else ab  # a valid lower form of another SPD matrix
-    solve = jax.jit(lambda ab, b: solveh_banded(ab, b, lower=lower))
-    check_grads(solve, (ab, b), order=2, modes=("fwd", "rev"))
+    upper, bh = positive_definite(rng, 2, 6), rng.normal(size=6)
+    lower = upper[::-1].copy()  # a valid lower form of another SPD matrix
+
+    @jax.jit
+    def solves(ab, b, upper, lower, bh):
+        return (solve_banded((2, 1), ab, b), solveh_banded(upper, bh),
+                solveh_banded(lower, bh, lower=True))  # fmt: skip
+
+    check_grads(solves, (ab, b, upper, lower, bh), order=2, modes=("fwd", "rev"))
 
 
 def test_gradient_matches_the_dense_formula():
@@ -297,3 +315,104 @@ def test_solveh_banded_as_scipy_reads_lower_and_the_diagonal():
     )
     ab[2] += 0.5j  # a Hermitian diagonal is real: LAPACK reads the real part only
     np.testing.assert_allclose(solveh_banded(ab, b), sl.solveh_banded(ab, b), rtol=1e-13)
+
+
+# ------------------------------------------------------ without pivoting --
+# `banded_solve(..., pivoting=False)`: LDU in one sweep, for the matrices that need no
+# row swaps (the B-spline fits' totally nonnegative collocation matrices).
+
+
+def dominant_rows(rng, lower, upper, n, batch=(), dtype=np.float64):
+    """The rows layout (`splines._linalg.banded`) of a diagonally dominant matrix."""
+    from splines._linalg.banded import rows_from_diagonals
+
+    ab = general(rng, lower, upper, n, dtype, batch)
+    ab[..., upper, :] += (lower + upper + 1) * 2.0
+    return ab, rows_from_diagonals(jnp.asarray(ab), lower, upper)
+
+
+def test_solve_without_pivoting_matches_lapack():
+    """Every band shape with one right-hand side at n = 1, 3, 18 and 20 (each remainder
+    of the unrolled sweeps' length); some shapes with two right-hand sides sharing the
+    bands, a batch of systems, float32 and complex.  One program (each solve compiles
+    its loops: ~0.4 s)."""
+    from splines._linalg.banded import banded_solve
+
+    kinds = {"one": ((), (), np.float64), "shared": ((1,), (2,), np.float64),
+             "batch": ((3,), (3,), np.float64), "f32": ((), (), np.float32),
+             "complex": ((1,), (2,), np.complex128)}  # fmt: skip
+    cases = [(shape, n, "one") for shape in SHAPES for n in (1, 3, 18, 20)]
+    cases += [(shape, 17, kind) for shape in ((0, 0), (1, 1), (2, 2), (1, 3), (4, 5))
+              for kind in ("shared", "batch", "f32", "complex")]  # fmt: skip
+    systems = {}
+    for (lower, upper), n, case in cases:
+        rng = np.random.default_rng(100 * lower + 10 * upper + n)
+        batch, columns, dtype = kinds[case]
+        ab, rows = dominant_rows(rng, lower, upper, n, batch, dtype)
+        b = rng.normal(size=columns + (n,)).astype(dtype)
+        systems[lower, upper, n, case] = ab, rows, b
+
+    @jax.jit
+    def solve(rows_and_b):
+        return {key: banded_solve(rows, b, lower=key[0], upper=key[1], pivoting=False)
+                for key, (rows, b) in rows_and_b.items()}  # fmt: skip
+
+    got = jax.device_get(solve({key: (rows, b) for key, (_, rows, b) in systems.items()}))
+    for (lower, upper, n, case), x in got.items():
+        ab, _, b = systems[lower, upper, n, case]
+        ab = np.broadcast_to(ab, b.shape[:-1] + ab.shape[-2:])
+        ref = np.stack([sl.solve_banded((lower, upper), a, r) for a, r in
+                        zip(ab.reshape(-1, *ab.shape[-2:]), b.reshape(-1, n))])  # fmt: skip
+        tol = 1e-5 if case == "f32" else 1e-14
+        assert x.dtype == b.dtype and rel_err(x.reshape(-1, n), ref) <= tol, (lower, upper, n, case)
+
+
+def test_check_grads_without_pivoting():
+    """Forward and reverse, order 2: the JVP's solve and the transposed solve (Aᵀ's
+    rows, l and u swapped) both run without pivoting; shared bands and a batch."""
+    from splines._linalg.banded import banded_solve
+
+    rng = np.random.default_rng(13)
+    _, rows = dominant_rows(rng, 2, 1, 7)
+    _, batch = dominant_rows(rng, 1, 2, 7, batch=(2,))
+    b, columns = rng.normal(size=7), rng.normal(size=(3, 7))
+
+    @jax.jit
+    def solves(rows, batch, b, columns):
+        return (banded_solve(rows, b, lower=2, upper=1, pivoting=False),
+                banded_solve(rows[None], columns, lower=2, upper=1, pivoting=False),
+                banded_solve(batch, columns[:2], lower=1, upper=2, pivoting=False))  # fmt: skip
+
+    check_grads(solves, (rows, batch, b, columns), order=2, modes=("fwd", "rev"))
+    pivoted = banded_solve(rows[None], columns, lower=2, upper=1)
+    assert rel_err(solves(rows, batch, b, columns)[1], pivoted) <= 1e-15
+
+
+def test_solve_without_pivoting_runs_as_native_loops():
+    # XLA:CPU compiles a loop into one native call (`xla_cpu_small_call`) only while an
+    # iteration stays small; the unrolls of `ldu_unrolls` keep every sweep there (one
+    # system: n = 1e4, (2, 2) float64, 0.18 ms against 0.31 at unroll 1; see
+    # docs/architecture.md §6).  Shared bands: the bands' sweep, then the columns'.
+    from splines._linalg.banded import banded_solve
+
+    rng = np.random.default_rng(14)
+    for (lower, upper), dtype, columns, loops in (((2, 2), np.float64, (), 2),
+                                                  ((2, 3), np.float64, (), 2),
+                                                  ((3, 3), np.float32, (), 2),
+                                                  ((2, 2), np.float64, (3,), 3)):  # fmt: skip
+        _, rows = dominant_rows(rng, lower, upper, 101, dtype=dtype)
+        b = jnp.asarray(rng.normal(size=columns + (101,)), dtype)
+        solve = jax.jit(lambda r, b, l=lower, u=upper: banded_solve(r, b, lower=l, upper=u,
+                                                                    pivoting=False))  # fmt: skip
+        text = solve.lower(rows, b).compile().as_text()
+        assert text.count(" while(") == loops, (lower, upper, dtype, columns)
+        assert text.count('xla_cpu_small_call="true"') == loops, (lower, upper, dtype, columns)
+
+
+def test_zero_pivot_without_pivoting_is_not_finite():
+    from splines._linalg.banded import banded_solve
+
+    _, rows = dominant_rows(np.random.default_rng(15), 1, 1, 6)
+    rows = rows.at[2, 1].set(0.0).at[2, 0].set(0.0)  # row 2 reduces to a zero pivot
+    x = banded_solve(rows, jnp.ones(6), lower=1, upper=1, pivoting=False)
+    assert not np.all(np.isfinite(np.asarray(x)))

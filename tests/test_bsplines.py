@@ -3,7 +3,8 @@ values and every derivative to 1e-12 of each order's max |f^(ν)|, the calculus,
 and design matrix, `PPoly.from_spline`; gradients w.r.t. the knots, coefficients, points
 and data; jit and vmap over them; float32 at knot spans 1e-30 … 1e30; errors and NaN.
 
-Compiles dominate the runtime: each test builds one program for all its cases."""
+Compiles dominate the runtime: each test builds one program for all its cases, and its
+results come back as numpy (`jax.device_get`: indexing a jax array compiles a program)."""
 
 import jax
 import jax.numpy as jnp
@@ -66,7 +67,7 @@ def test_evaluation_matches_scipy(k):
         spline = BSpline(t, c, k, axis=1)
         return [[spline(x, nu, mode) for nu in orders[mode]] for mode in modes]
 
-    got = jax.jit(jax.vmap(run))(ts, cs, xs)
+    got = jax.device_get(jax.jit(jax.vmap(run))(ts, cs, xs))
     for case, (t, c, x) in enumerate(zip(ts, cs, xs)):
         want = si.BSpline(t, c, k, axis=1)
         for mode, per_order in zip(modes, got):
@@ -121,7 +122,7 @@ def test_calculus_matches_scipy(k):
         ]
         return calculus, integrals
 
-    calculus, integrals = jax.jit(jax.vmap(run))(ts, cs)
+    calculus, integrals = jax.device_get(jax.jit(jax.vmap(run))(ts, cs))
     for case, (t, c) in enumerate(zip(ts, cs)):
         want = si.BSpline(t, c, k)
         wanted = [want.derivative(nu) for nu in range(1, k + 1)]
@@ -178,7 +179,7 @@ def test_design_matrix_and_basis_element(k):
     def basis(e, p):
         return [BSpline.basis_element(e, mode)(p) for mode in (True, False)]
 
-    matrices = jax.jit(jax.vmap(run))(ts, xs, outs)
+    matrices = jax.device_get(jax.jit(jax.vmap(run))(ts, xs, outs))
     for case, (t, x, out) in enumerate(zip(ts, xs, outs)):
         want = [si.BSpline.design_matrix(x, t, k).toarray()]
         want += [si.BSpline.design_matrix(out, t, k, mode).toarray() for mode in modes]
@@ -319,7 +320,7 @@ def test_jit_and_vmap_over_knots_coefficients_and_points():
     ts = np.arange(12.0) / 3 + rng.uniform(-0.05, 0.05, (4, 12))
     cs = rng.normal(size=(4, 8))
     xs = rng.uniform(1.1, 2.5, (4, 5))
-    got = jax.vmap(lambda t, c, x: BSpline(t, c, k)(x))(ts, cs, xs)
+    got = jax.device_get(jax.vmap(lambda t, c, x: BSpline(t, c, k)(x))(ts, cs, xs))
     for i in range(4):
         assert relative_error(got[i], si.BSpline(ts[i], cs[i], k)(xs[i])) <= TOL
     spline = BSpline(ts[0], cs[0], k)
@@ -328,7 +329,7 @@ def test_jit_and_vmap_over_knots_coefficients_and_points():
     x = sites(9, rng) + rng.uniform(-0.02, 0.02, (3, 9))
     y = np.sin(x)
     q = np.linspace(0.2, 2.8, 7)
-    fits = jax.jit(jax.vmap(lambda x, y: make_interp_spline(x, y, 4)(q)))(x, y)
+    fits = jax.device_get(jax.jit(jax.vmap(lambda x, y: make_interp_spline(x, y, 4)(q)))(x, y))
     for i in range(3):
         assert relative_error(fits[i], si.make_interp_spline(x[i], y[i], 4)(q)) <= TOL
 
@@ -351,7 +352,7 @@ def test_float32_at_any_scale():
     xs = [(u * s).astype(np.float32) for s in spans]
     ys = [values.astype(np.float32)] * len(spans)
     qs = [(queries_ * s).astype(np.float32) for s in spans]
-    got = jax.jit(run)(xs, ys, qs)
+    got = jax.device_get(jax.jit(run)(xs, ys, qs))
     for x, y, q, values_got in zip(xs, ys, qs, got):
         assert values_got.dtype == np.float32
         want = si.make_interp_spline(x.astype(float), y.astype(float))(q.astype(float))
@@ -418,24 +419,31 @@ def test_periodic_fit_is_not_implemented():
 def test_traced_invalid_data_give_nan_values_and_gradients():
     x = jnp.linspace(0.0, 3.0, 8)
     y = jnp.sin(x)
-    bad_x = x.at[3].set(x[5])  # not increasing
     t = jnp.asarray(np.r_[[0.0] * 4, 1.0, 2.0, [3.0] * 4])
     q = jnp.asarray([0.5, 1.5])
+    cases = {
+        "x not increasing": (lambda x, y: make_interp_spline(x, y)(q), (x.at[3].set(x[5]), y)),
+        "x outside t": (lambda x, t: make_lsq_spline(x, y, t)(q), (x + 0.5, t)),
+        "t decreasing": (lambda t, c: BSpline(t, c, 3)(q), (t.at[5].set(0.5), jnp.ones(6))),
+    }
 
-    def nan_everywhere(f, *args):
-        values = jax.jit(f)(*args)
-        grads = jax.jit(jax.grad(lambda *a: f(*a).sum(), argnums=tuple(range(len(args)))))(*args)
-        assert np.all(np.isnan(values)), values
-        for g in grads:
-            assert np.all(np.isnan(g)), g
+    def values_and_grads(f, args):
+        """f's values and the gradient of their sum w.r.t. every argument."""
+        values, pullback = jax.vjp(f, *args)
+        return values, pullback(jnp.ones_like(values))
 
-    nan_everywhere(lambda x, y: make_interp_spline(x, y)(q), bad_x, y)
-    nan_everywhere(lambda x, t: make_lsq_spline(x, y, t)(q), x + 0.5, t)  # x outside t
-    bad_t = t.at[5].set(0.5)  # decreasing
-    nan_everywhere(lambda t, c: BSpline(t, c, 3)(q), bad_t, jnp.ones(6))
+    @jax.jit  # one program for every case
+    def run(args, x, columns):
+        nan = {name: values_and_grads(f, args[name]) for name, (f, _) in cases.items()}
+        return nan, make_interp_spline(x, columns)(q)
+
     # a non-finite column of y poisons only itself
     columns = jnp.stack([y, y.at[2].set(jnp.inf)], axis=1)
-    values = jax.jit(lambda x, y: make_interp_spline(x, y)(q))(x, columns)
+    nan, values = run({name: args for name, (_, args) in cases.items()}, x, columns)
+    for name, (values_nan, grads) in nan.items():
+        assert np.all(np.isnan(values_nan)), (name, values_nan)
+        for g in grads:
+            assert np.all(np.isnan(g)), (name, g)
     assert np.all(np.isfinite(values[:, 0])) and np.all(np.isnan(values[:, 1]))
 
 
@@ -449,3 +457,157 @@ def test_no_callbacks_or_conditionals():
     text = str(jax.make_jaxpr(f)(x, jnp.sin(x), t))
     for word in ("callback", "cond[", "switch"):
         assert word not in text
+
+
+# ------------------------------------------------ not-a-knot without pivoting --
+# From n = 2k + 2 sites the not-a-knot fit eliminates its end columns and solves the
+# band of the inner rows without pivoting (`_scipy.bspline_fits._not_a_knot_solve`):
+# the collocation matrix is totally nonnegative (de Boor & Pinkus 1977).
+
+
+def exact_spline(x, y, t, k, q):
+    """The interpolant's values at q in exact rational arithmetic (`fractions`), for the
+    float sites, values and knots as given."""
+    from fractions import Fraction
+
+    n, t = len(x), [Fraction(v) for v in t]
+
+    def basis(at):
+        l = min(max(j for j in range(len(t)) if t[j] <= at), n - 1)
+        h = [Fraction(1)]
+        for j in range(1, k + 1):
+            new = [Fraction(0)] * (j + 1)
+            for m in range(1, j + 1):
+                w = h[m - 1] / (t[l + m] - t[l + m - j])
+                new[m - 1] += (t[l + m] - at) * w
+                new[m] = (at - t[l + m - j]) * w
+            h = new
+        return l, h
+
+    rows, b = [], [Fraction(v) for v in y]
+    for site in x:
+        l, h = basis(Fraction(site))
+        rows.append([Fraction(0)] * (l - k) + h + [Fraction(0)] * (n - 1 - l))
+    for c in range(n):  # Gauss–Jordan: exact, any pivot
+        p = next(r for r in range(c, n) if rows[r][c] != 0)
+        rows[c], rows[p], b[c], b[p] = rows[p], rows[c], b[p], b[c]
+        for r in range(n):
+            if r != c and rows[r][c] != 0:
+                m = rows[r][c] / rows[c][c]
+                rows[r] = [a - m * e for a, e in zip(rows[r], rows[c])]
+                b[r] -= m * b[c]
+    coefficients = [b[i] / rows[i][i] for i in range(n)]
+    values = []
+    for at in q:
+        l, h = basis(Fraction(at))
+        values.append(float(sum(h[j] * coefficients[l - k + j] for j in range(k + 1))))
+    return np.array(values)
+
+
+def test_not_a_knot_fit_matches_scipy_at_every_degree():
+    """k = 2 … 7 at n = 2k + 1 (the general solve) and 2k + 2 … 2k + 5 (each remainder
+    of the band's unrolled sweeps), two columns; and complex values.  One program."""
+    rng = np.random.default_rng(20)
+    xs = {(k, n): sites(n, rng) for k in range(2, 8) for n in range(2 * k + 1, 2 * k + 6)}
+    ys = {case: np.stack([np.sin(2 * x), np.cos(x) + x], axis=1) for case, x in xs.items()}
+    xs[5, 13, "complex"], ys[5, 13, "complex"] = xs[5, 13], np.exp(1j * xs[5, 13])
+
+    @jax.jit
+    def fits(xs, ys):
+        return {case: make_interp_spline(xs[case], ys[case], case[0]).c for case in xs}
+
+    for case, c in jax.device_get(fits(xs, ys)).items():
+        want = si.make_interp_spline(xs[case], ys[case], case[0])
+        assert relative_error(c, want.c) <= TOL, case
+
+
+def test_not_a_knot_fit_without_pivoting_is_as_accurate_at_adversarial_spacings():
+    """Neighbouring cells 1e6 and 1e3 times apart (not-a-knot ends amplify rounding by
+    up to ~R², docs/architecture.md §4): against the exact spline, the fit's values at
+    the queries are within 5x of the worse of the solves with partial pivoting —
+    scipy's (LAPACK gbsv) and ours of the same matrix (``t`` given), which differ from
+    each other by up to 10x here: rounding in the basis values, amplified; over random
+    data the median of ours / pivoted is 0.3 … 1.7 — and the data are interpolated to
+    rounding (a backward-stable solve: no growth without pivoting)."""
+    patterns = ([1, 1e-6], [1, 1, 1e-6], [1e-6, 1, 1], [1, 1e-3, 1e-3, 1])
+    cases = [(k, p) for k in (3, 4, 5) for p in range(len(patterns))]
+    xs = {case: np.r_[0, np.cumsum(np.resize(patterns[case[1]], 13))] for case in cases}
+    ys = {case: np.sin(x) + x**2 / 10 for case, x in xs.items()}
+    ts = {case: si.make_interp_spline(xs[case], ys[case], case[0]).t for case in cases}
+    qs = {case: np.r_[np.linspace(x[0], x[-1], 41), x] for case, x in xs.items()}
+
+    @jax.jit
+    def run(xs, ys, ts, qs):
+        fits = {case: make_interp_spline(xs[case], ys[case], case[0]) for case in cases}
+        pivoted = {case: make_interp_spline(xs[case], ys[case], case[0], t=ts[case])
+                   for case in cases}  # fmt: skip
+        return ({case: fits[case](qs[case]) for case in cases},
+                {case: pivoted[case](qs[case]) for case in cases})  # fmt: skip
+
+    ours, pivoted = jax.device_get(run(xs, ys, ts, qs))
+    for case in cases:
+        k, x, y, q = case[0], xs[case], ys[case], qs[case]
+        exact = exact_spline(x, y, ts[case], k, q)
+        scipy = si.make_interp_spline(x, y, k)(q)
+        errors = [relative_error(v, exact) for v in (ours[case], scipy, pivoted[case])]
+        assert errors[0] <= 5 * max(errors[1:]) + 1e-14 and errors[0] <= 1e-9, (case, errors)
+        assert relative_error(ours[case][-len(x) :], y) <= 4e-15, case
+
+
+def test_gradients_of_not_a_knot_fits():
+    """w.r.t. the sites and values, forward and reverse (order 1), through the reduced
+    ends and the band solved without pivoting: k = 5 and 4 (odd: the sites are the
+    knots; even: the midpoints are), and two columns."""
+    rng = np.random.default_rng(21)
+    x = jnp.asarray(sites(12, rng))
+    y = jnp.sin(x)
+    q = jnp.asarray(rng.uniform(0.1, 2.9, 5))
+
+    def fits(x, y):
+        columns = jnp.stack([y, y * x], axis=1)
+        return make_interp_spline(x, y, 5)(q) + make_interp_spline(x, columns, 4)(q).sum(1)
+
+    check_grads(jax.jit(fits), (x, y), order=1, modes=["fwd", "rev"])
+
+
+def test_vmap_of_not_a_knot_fits():
+    """A batch of sites and values (every system in a lane), and of values alone (the
+    band shared by every right-hand side)."""
+    rng = np.random.default_rng(22)
+    x = sites(13, rng) + rng.uniform(-0.02, 0.02, (3, 13))
+    y = np.sin(3 * x)
+    q = np.linspace(0.2, 2.8, 7)
+
+    @jax.jit
+    def run(x, y):
+        both = jax.vmap(lambda x, y: make_interp_spline(x, y, 5)(q))(x, y)
+        values = jax.vmap(lambda y: make_interp_spline(x[0], y, 5)(q))(y)
+        return both, values
+
+    both, values = jax.device_get(run(x, y))
+    for i in range(3):
+        assert relative_error(both[i], si.make_interp_spline(x[i], y[i], 5)(q)) <= TOL
+        assert relative_error(values[i], si.make_interp_spline(x[0], y[i], 5)(q)) <= TOL
+
+
+def test_float32_not_a_knot_at_any_scale_and_degree():
+    """k = 4 and 5 in float32 (the k = 3 case: `test_float32_at_any_scale`): ≤ 2e-6
+    max|f| against scipy in float64 on the rounded inputs at spans 1e-30 … 1e37 (the
+    recurrence forms ratios of knot differences before it multiplies: a value over a
+    knot difference of 1e36 would be subnormal, flushed to 0)."""
+    rng = np.random.default_rng(23)
+    u = sites(16, rng, span=1.0)
+    spans = [1e-30, 1.0, 1e37]
+    xs = [(u * s).astype(np.float32) for s in spans]
+    ys = (np.sin(4 * u) + u).astype(np.float32)
+    qs = [(np.linspace(0, 1, 101) * s).astype(np.float32) for s in spans]
+
+    @jax.jit
+    def run(xs, qs):
+        return [[make_interp_spline(x, ys, k)(q) for x, q in zip(xs, qs)] for k in (4, 5)]
+
+    for k, got in zip((4, 5), jax.device_get(run(xs, qs))):
+        for x, q, values in zip(xs, qs, got):
+            assert values.dtype == np.float32
+            want = si.make_interp_spline(x.astype(float), ys.astype(float), k)(q.astype(float))
+            assert np.max(np.abs(values - want)) <= 2e-6 * np.max(np.abs(want)), (k, x[-1])

@@ -10,17 +10,20 @@ make it so).  A symmetric (Hermitian) system holds its lower band alone
 and ``rhs`` (``(..., n)``) share one dtype and one rank; the bands' batch
 broadcasts to rhs's, a size-1 axis being bands shared by every right-hand
 side along it, factorised once for all of them.  Parameters: ``lower``,
-``upper`` (Python ints) and ``symmetric`` (a Python bool: LDLᴴ without
-pivoting for a positive definite matrix, else LU with partial pivoting as
-LAPACK ``gbsv``).
+``upper`` (Python ints), ``symmetric`` (a Python bool: LDLᴴ without
+pivoting for a positive definite matrix) and ``pivoting`` (a Python bool, for
+a matrix that is not symmetric: LU with partial pivoting as LAPACK ``gbsv``,
+or without for matrices that need none — totally nonnegative ones, as B-spline
+collocation matrices, whose transposes are too; `kernels.banded_scan`).
 
 Rules, as `tridiagonal`'s:
 
 - JVP:        x' = A⁻¹ (rhs' − A' x)  — one more solve with the same A.
 - transpose:  linear in ``rhs`` only: rhs̄ = A⁻ᵀ x̄, where Aᵀ's rows are
               A's sheared (`transposed_rows`), or conj(A)'s for a Hermitian
-              A.  The bands' cotangents come from transposing the JVP's
-              ``A' x`` (`banded_matvec`), which JAX does itself.
+              A, solved with A's ``pivoting``.  The bands' cotangents come from
+              transposing the JVP's ``A' x`` (`banded_matvec`), which JAX does
+              itself.
 - batching:   mapped axes move to the front and become lanes of the kernel;
               bands not mapped get a size-1 axis there, shared.
 - lowering:   the scan kernels of `kernels.banded_scan` on every platform.
@@ -39,7 +42,7 @@ from .._utils.dtypes import lists_to_arrays, promote_inexact
 from .._utils.types import ArrayInput
 from .._utils.validate import check_values_eagerly, is_concrete, poison, static_int
 from .._utils.variance import varying_alike
-from .kernels.banded_scan import ldl_solve, lu_solve
+from .kernels.banded_scan import ldl_solve, ldu_solve, lu_solve
 
 banded_solve_p = Primitive("splines_banded_solve")
 
@@ -254,17 +257,21 @@ def _solve_columns(rows, b, **params):
     return jnp.swapaxes(x, -1, -2) * finite[..., None, None]
 
 
-def banded_solve(rows, rhs, *, lower: int, upper: int, symmetric: bool = False):
+def banded_solve(
+    rows, rhs, *, lower: int, upper: int, symmetric: bool = False, pivoting: bool = True
+):
     """Solve ``A x = rhs`` along the last axis, A given by its rows (module docstring).
 
     ``rows`` ``(*#batch, n, l+u+1)`` and ``rhs`` ``(*#batch, n)`` of one inexact dtype;
     their batch shapes broadcast.  No checks: the public wrappers make the operands.
+    ``pivoting=False`` only for matrices that are safe without (module docstring).
     """
     batch = jnp.broadcast_shapes(rows.shape[:-2], rhs.shape[:-1])
     band_batch = (1,) * (len(batch) - (rows.ndim - 2)) + rows.shape[:-2]
     rows = jnp.reshape(rows, band_batch + rows.shape[-2:])
     rhs = jnp.broadcast_to(rhs, batch + rhs.shape[-1:])
-    return _solve(rows, rhs, lower=lower, upper=upper, symmetric=symmetric)
+    params = dict(lower=lower, upper=upper, symmetric=symmetric, pivoting=pivoting)
+    return _solve(rows, rhs, **params)
 
 
 def _solve(rows, rhs, **params):
@@ -329,10 +336,10 @@ def _abstract_eval(rows, rhs, **params):
     return rhs.update(weak_type=False)
 
 
-def _jvp(primals, tangents, *, lower, upper, symmetric):
+def _jvp(primals, tangents, *, lower, upper, symmetric, pivoting):
     rows, rhs = primals
     d_rows, d_rhs = tangents
-    params = dict(lower=lower, upper=upper, symmetric=symmetric)
+    params = dict(lower=lower, upper=upper, symmetric=symmetric, pivoting=pivoting)
     x = _solve(rows, rhs, **params)
     residual = ad.instantiate_zeros(d_rhs)
     if type(d_rows) is not ad.Zero:
@@ -340,7 +347,7 @@ def _jvp(primals, tangents, *, lower, upper, symmetric):
     return x, _solve(rows, residual, **params)
 
 
-def _transpose(cotangent, rows, rhs, *, lower, upper, symmetric):
+def _transpose(cotangent, rows, rhs, *, lower, upper, symmetric, pivoting):
     if ad.is_undefined_primal(rows):
         raise NotImplementedError("banded_solve is linear in `rhs` only.")
     if type(cotangent) is ad.Zero:
@@ -350,7 +357,7 @@ def _transpose(cotangent, rows, rhs, *, lower, upper, symmetric):
     else:
         transposed = dict(rows=transposed_rows(rows, lower, upper), lower=upper, upper=lower)
     rows_t = transposed.pop("rows")
-    return [None, _solve(rows_t, cotangent, **transposed, symmetric=symmetric)]
+    return [None, _solve(rows_t, cotangent, **transposed, symmetric=symmetric, pivoting=pivoting)]
 
 
 def _batch(args, dims, **params):
@@ -365,13 +372,16 @@ def _batch(args, dims, **params):
     return _solve(rows, batching.bdim_at_front(rhs, rhs_dim, size), **params), 0
 
 
-def _kernel(rows, rhs, *, lower, upper, symmetric):
+def _kernel(rows, rhs, *, lower, upper, symmetric, pivoting):
     if symmetric:
         return ldl_solve(rows, rhs, lower)
-    return lu_solve(rows, rhs, lower, upper)
+    if pivoting:
+        return lu_solve(rows, rhs, lower, upper)
+    return ldu_solve(rows, rhs, lower, upper)
 
 
-banded_solve_p.def_impl(jax.jit(_kernel, static_argnames=("lower", "upper", "symmetric")))
+_PARAMS = ("lower", "upper", "symmetric", "pivoting")
+banded_solve_p.def_impl(jax.jit(_kernel, static_argnames=_PARAMS))
 banded_solve_p.def_abstract_eval(_abstract_eval)
 ad.primitive_jvps[banded_solve_p] = _jvp
 ad.primitive_transposes[banded_solve_p] = _transpose

@@ -6,7 +6,10 @@ interval l), in the row layout of `_linalg.banded.banded_solve`
 (``rows[i, m] = A[i, i − lower + m]``):
 
 - interpolation: the collocation matrix (plus derivative rows at the ends), l
-  = u = k as scipy's ``gbsv`` call, solved with partial pivoting;
+  = u = k as scipy's ``gbsv`` call, solved with partial pivoting; with the
+  default not-a-knot knots (n ≥ 2k + 2) its ends are reduced and its inner band
+  (l = u = ⌊k/2⌋, no interval search) solved without pivoting, which the matrix
+  (totally nonnegative) does not need (`_not_a_knot_solve`);
 - least squares: the normal equations ``Bᵀ W² B c = Bᵀ W² y`` (scipy's weights
   multiply the residuals), their lower band of width k accumulated by a
   scatter-add of each site's (k+1)² products, solved by LDLᵀ.
@@ -132,8 +135,12 @@ def make_interp_spline(
     The collocation matrix (rows: left derivatives, the sites, right
     derivatives) is banded with k sub- and superdiagonals, as in scipy, and
     solved by Gaussian elimination with partial pivoting (LAPACK ``gbsv``'s
-    algorithm).  A matrix singular to rounding (pivots ~0) gives inf/NaN, where
-    scipy raises ``LinAlgError``.
+    algorithm).  With the default not-a-knot knots and n ≥ 2k + 2 sites, it is
+    totally nonnegative (de Boor & Pinkus 1977): Gaussian elimination without
+    pivoting is backward stable on it, and is used — its first and last k rows
+    reduced, then a band of ⌊k/2⌋ sub- and superdiagonals in one sweep.  A
+    matrix singular to rounding (pivots ~0) gives inf/NaN, where scipy raises
+    ``LinAlgError``.
 
     Examples
     --------
@@ -325,36 +332,176 @@ def _interp_fit(x, y, t, left_values, right_values, *, k, knots, left, right):
         t, c = jnp.concatenate([x, x[-1:]]), y
     elif knots == "k1":
         t, c = jnp.concatenate([x[:1], x, x[-1:]]), y
+    elif knots == "not-a-knot" and x.shape[0] >= 2 * k + 2:
+        t = _not_a_knot(x, k)
+        c = _not_a_knot_solve(x, y, t, k)  # valid x make valid knots and sites
     else:
         if knots == "not-a-knot":
             t = _not_a_knot(x, k)
         elif knots == "augknt":
             t = jnp.concatenate([jnp.full(k, x[0]), x, jnp.full(k, x[-1])])
-        nt = t.shape[0] - k - 1
-        valid = valid & knots_valid(t, k, base=True) & (x[0] >= t[k]) & (x[-1] <= t[-k])
-        rows = []
-        for orders, site in ((left, x[0]), (right, x[-1])):
-            if orders:
-                at = jnp.full(len(orders), site)
-                l = interval(t, at, k)
-                derivatives = [basis_values(t, at[i], l[i], k, nu) for i, nu in enumerate(orders)]
-                rows.append((jnp.stack(derivatives), l))
-            else:
-                rows.append(None)
-        l = interval(t, x, k)
-        data = (basis_values(t, x, l, k), l)
-        blocks = [b for b in (rows[0], data, rows[1]) if b is not None]
-        basis = jnp.concatenate([b for b, _ in blocks])
-        intervals = jnp.concatenate([i for _, i in blocks])
-        band, outside = place_in_band(basis, intervals - jnp.arange(nt), k)
-        valid = valid & ~outside
-        if not left and not right:  # Schoenberg–Whitney: a non-zero diagonal
-            valid = valid & jnp.all(band[:, k] != 0)
-        rhs = jnp.concatenate([v for v in (left_values, y, right_values) if v is not None])
-        band = band.astype(rhs.dtype)
-        c = banded_solve(band[None], rhs.T, lower=k, upper=k, symmetric=False).T
+        c, fits = _collocation_solve(x, y, t, left_values, right_values, k, left, right)
+        valid = valid & fits
     factor = poison(valid)
     return t * factor, c * factor * poison_columns(c, 1)
+
+
+def _collocation_solve(x, y, t, left_values, right_values, k: int, left: tuple, right: tuple):
+    """Any knots and end derivatives: the collocation matrix (l = u = k) by partial
+    pivoting; also whether the knots and sites are valid."""
+    nt = t.shape[0] - k - 1
+    valid = knots_valid(t, k, base=True) & (x[0] >= t[k]) & (x[-1] <= t[-k])
+    rows = []
+    for orders, site in ((left, x[0]), (right, x[-1])):
+        if orders:
+            at = jnp.full(len(orders), site)
+            l = interval(t, at, k)
+            derivatives = [basis_values(t, at[i], l[i], k, nu) for i, nu in enumerate(orders)]
+            rows.append((jnp.stack(derivatives), l))
+        else:
+            rows.append(None)
+    l = interval(t, x, k)
+    data = (basis_values(t, x, l, k), l)
+    blocks = [b for b in (rows[0], data, rows[1]) if b is not None]
+    basis = jnp.concatenate([b for b, _ in blocks])
+    intervals = jnp.concatenate([i for _, i in blocks])
+    band, outside = place_in_band(basis, intervals - jnp.arange(nt), k)
+    valid = valid & ~outside
+    if not left and not right:  # Schoenberg–Whitney: a non-zero diagonal
+        valid = valid & jnp.all(band[:, k] != 0)
+    rhs = jnp.concatenate([v for v in (left_values, y, right_values) if v is not None])
+    band = band.astype(rhs.dtype)
+    return banded_solve(band[None], rhs.T, lower=k, upper=k, symmetric=False).T, valid
+
+
+# The not-a-knot system (default knots, no end derivatives), n ≥ 2k + 2 sites.  With
+# s = ⌈k/2⌉ and p = ⌊k/2⌋, site i lies in interval l_i = clip(i + s, k, n − 1) (for odd
+# k the sites are the inner knots, t_{i+s} = x_i; for even k the inner knots are the
+# midpoints around x_i), so row i holds B_{l_i−k} … B_{l_i} at x_i in columns
+# l_i − k … l_i: inside, columns i − p … i + p (for odd k B_{l_i}(x_i) = 0: t_{l_i} = x_i
+# starts its support), a band of p sub- and superdiagonals.  Only the first s rows
+# (columns 0 … k) and the last s (n−1−k … n−1) reach further; the p rows after (before)
+# them reach into their first (last) s columns: each end is a dense k × (k + s) block,
+# and n ≥ 2k + 2 keeps the two apart.
+#
+# The matrix is totally nonnegative (the sites increase and satisfy the Schoenberg–
+# Whitney conditions; de Boor & Pinkus 1977), so Gaussian elimination needs no
+# pivoting: every multiplier and every reduced entry is ≥ 0, and the computed factors
+# satisfy |L||U| ≈ |A|, a componentwise backward-stable solve.  Eliminating columns
+# 0 … s−1 with rows 0 … s−1 (a Schur complement of a TN matrix is TN) leaves rows
+# s … k−1 within the band; the last s columns are eliminated with the last s rows from
+# the bottom up (the same step on the flipped matrix JAJ, also TN).  What remains is
+# the band of rows and columns s … n−1−s, solved without pivoting in one sweep
+# (`_linalg.kernels.banded_scan.ldu_solve`), and the end coefficients follow by back
+# substitution.  No interval search, no placement in a band of width 2k + 1: k = 5,
+# n = 1e4 with 100 evaluations, 0.45 ms against 4.1 ms pivoting the (5, 5) band and
+# scipy's 2.0 ms (benchmarks/results/cpu_fitting_quick.json).
+
+
+def _not_a_knot_solve(x, y, t, k: int):
+    """The coefficients (n, ncols) of the not-a-knot interpolant (comment above)."""
+    n, s, p = x.shape[0], (k + 1) // 2, k // 2
+    l = np.clip(np.arange(n) + s, k, n - 1)
+    flip = slice(None, None, -1)
+    ends = _end_basis(t, jnp.concatenate([x[:k], x[n - k :]]), np.r_[l[:k], l[n - k :]], k)
+    head = _place(ends[:k], l[:k] - k, k + s)
+    tail = _place(ends[k:], l[n - k :] - (n - s), k + s)[flip, flip]
+    head, head_rows, head_rhs = _reduce_end(head, y[:k], s, p)
+    tail, tail_rows, tail_rhs = _reduce_end(tail, y[n - k :][flip], s, p)
+    inner = jnp.stack(_inner_basis(t, x, k, n - k, k), axis=1)
+    band = jnp.concatenate([head_rows, inner, tail_rows[flip, flip]]).astype(y.dtype)
+    rhs = jnp.concatenate([head_rhs, y[k : n - k], tail_rhs[flip]])
+    c = banded_solve(band[None], rhs.T, lower=p, upper=p, pivoting=False).T
+    start = _back_substitute(*head, c[:k])
+    end = _back_substitute(*tail, c[flip][:k])
+    return jnp.concatenate([start, c, end[flip]])
+
+
+def _place(rows, first, width: int):
+    """Rows of k + 1 values from static columns ``first`` on, in a dense block: a sum of
+    exact products with 0 and 1 (no scatter; no matmul, whose precision may be reduced)."""
+    columns = first[:, None, None] + np.arange(rows.shape[1])[:, None] == np.arange(width)
+    return jnp.sum(rows[:, :, None] * columns, axis=1)
+
+
+def _reduce_end(block, rhs, s: int, p: int):
+    """Eliminate the block's first s columns with its first s rows (no pivoting).
+
+    Returns those rows and their right-hand sides (for `_back_substitute`), and the
+    other p rows in the band layout of the system left (``(p, 2p+1)``, row s + r
+    holding columns s + r − p … s + r + p, those left of column s zero) with theirs.
+    """
+    for c in range(s):
+        m = block[c + 1 :, c : c + 1] / block[c, c]
+        block = jnp.concatenate([block[: c + 1], block[c + 1 :] - m * block[c]])
+        rhs = jnp.concatenate([rhs[: c + 1], rhs[c + 1 :] - m.astype(rhs.dtype) * rhs[c]])
+    rows = [jnp.pad(block[s + r, s : s + r + p + 1], (p - r, 0)) for r in range(p)]
+    rows = jnp.stack(rows) if p else block[:0, : 2 * p + 1]
+    return (block[:s], rhs[:s]), rows, rhs[s:]
+
+
+def _back_substitute(pivot_rows, pivot_rhs, later):
+    """The s unknowns of `_reduce_end`'s pivot rows, given the next k (``later``)."""
+    s = pivot_rows.shape[0]
+    pivot_rows = pivot_rows.astype(later.dtype)[..., None]
+    known = later  # unknowns j+1, j+2, …
+    for j in reversed(range(s)):
+        total = pivot_rhs[j] - jnp.sum(pivot_rows[j, j + 1 :] * known, axis=0)
+        known = jnp.concatenate([(total / pivot_rows[j, j])[None], known])
+    return known[:s]
+
+
+def _end_basis(t, x, l, k: int):
+    """B_{l_i−k+j}(x_i), j = 0 … k ``(rows, k+1)``, for a few sites and their static
+    intervals ``l``: de Boor's recurrence (as `bsplines.basis_values`: ratios of knot
+    differences, then times the values of the level below), each level one array of its
+    j+1 values (a small program: few operations to compile)."""
+    knots = t[l[:, None] + np.arange(1 - k, k + 1)]  # t_{l+o}: column o + k − 1
+    x = x[:, None]
+    h = jnp.ones_like(x)
+    for j in range(1, k + 1):
+        right, left = knots[:, k : k + j], knots[:, k - j : k]  # t_{l+m}, t_{l+m−j}
+        falling, rising = h * ((right - x) / (right - left)), h * ((x - left) / (right - left))
+        h = jnp.pad(falling, ((0, 0), (0, 1))) + jnp.pad(rising, ((0, 0), (1, 0)))
+    return h
+
+
+def _inner_basis(t, x, start: int, stop: int, k: int):
+    """The band's 2p + 1 columns at the inner sites ``start ≤ i < stop`` (interval
+    l_i = i + s): B_{l_i−k+j}(x_i), j = 0 … 2p, by de Boor's recurrence on slices of
+    the knots, with the reciprocals of the knot differences computed once per
+    difference (float32 divides by each: a reciprocal of a difference > 8.5e37 would be
+    subnormal, flushed to 0).  For odd k, t_{l_i} = x_i: B_{l_i}(x_i) = 0 and every
+    term it makes are left out.  The not-a-knot knots leave no empty span around a
+    site: no guard against zero differences (invalid sites make NaN, and the fit is
+    poisoned)."""
+    s, at_knots = (k + 1) // 2, k % 2 == 1
+    x = x[start:stop]
+    divide = jnp.dtype(x.dtype).itemsize <= 4
+
+    def knot(o):  # t_{l+o}
+        return t[start + s + o : stop + s + o]
+
+    h = [jnp.ones_like(x)]
+    for j in range(1, k + 1):
+        a = start + s + 1 - j  # t_{b+j} − t_b, b = l+m−j = a … for m = 1 …
+        differences = t[a + j : stop + s + j] - t[a : stop + s]
+        inverse = differences if divide else 1 / differences
+        new = [None] * (j + 1)
+        for m in range(1, j + 1):
+            if h[m - 1] is None:
+                continue
+            taken = inverse[m - 1 : m - 1 + x.shape[0]]
+
+            def ratio(v, taken=taken):  # of knot differences, O(1): before h multiplies
+                return v / taken if divide else v * taken
+
+            falling = h[m - 1] * ratio(knot(m) - x)
+            new[m - 1] = falling if new[m - 1] is None else new[m - 1] + falling
+            if not (at_knots and m == j):  # x − t_l = 0
+                new[m] = h[m - 1] * ratio(x - knot(m - j))
+        h = new
+    return h[: 2 * (k // 2) + 1]
 
 
 def _not_a_knot(x, k: int):

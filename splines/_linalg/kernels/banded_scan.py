@@ -23,6 +23,25 @@ The right-hand side repeats the swaps and the multipliers; the backward sweep is
 ``x_j = (t_j − Σ_{m≥1} U[j, j+m] x_{j+m}) / U[j, j]``.  A zero pivot (a singular
 matrix) makes inf/NaN, never a plausible number.
 
+**Without pivoting** (`ldu_solve`), for matrices on which Gaussian elimination
+needs no row swaps (totally nonnegative ones, such as B-spline collocation
+matrices: de Boor & Pinkus 1977; and diagonally dominant ones): ``A = L D U``, L
+and U unit triangular, row by row, in one sweep with the right-hand side (bands
+shared by several right-hand sides: a sweep over the bands, then one over them).
+Row i, ``a[m] = A[i, i-l+m]``, loses the previous l rows of U, column by column:
+
+    for r = 0 … l-1 (column j = i-l+r):   a[r+1 … r+u] −= a[r] · U[j, j+1 … j+u]
+                                          b_i          −= a[r] · z_j
+    then  d_i = a[l],   U[i, i+m] = a[l+m] / d_i,   z_i = b_i / d_i
+
+(a[r] is ``L[i, j] d_j``; the window never grows, as no row is swapped in), and
+the backward sweep is ``x_i = z_i − Σ_{m≥1} U[i, i+m] x_{i+m}``.  The sweep
+carries l rows of u+1 entries (U's row and z_i, one array) where the pivoting
+sweep carries l+1 rows of l+u+1 and the swaps, so it stays within XLA:CPU's
+native small loop for wider bands and larger unrolls (docs/architecture.md §6),
+and it makes no comparisons: (2, 2) bands, n = 1e4, float64, 0.18 ms against
+1.4 ms pivoting.  A zero pivot gives inf/NaN.
+
 **Symmetric positive definite** (`ldl_solve`): ``A = L D Lᵀ`` with L unit lower
 triangular of bandwidth p and D > 0 diagonal, row by row (no square roots):
 
@@ -38,6 +57,9 @@ Divisions follow `thomas_scan.divider` (float32 divides, by a pivot of the
 dividend's shape; float64 multiplies by the reciprocal).
 """
 
+import math
+
+import jax
 import jax.numpy as jnp
 from jax import lax
 
@@ -127,6 +149,147 @@ def _lu_backward(u_rows, t, width):
         return (jnp.concatenate([x[None], later[:-1]]) if width else later), x
 
     _, x = lax.scan(step, later, (u_rows, t), reverse=True)
+    return x
+
+
+# Unrolls of the two sweeps for one system with one right-hand side, measured on
+# CPU (2-core AMD EPYC VM, jax 0.10.2): XLA:CPU compiles a loop into one native call
+# while an iteration touches < 1 KiB (docs/architecture.md §6), which the factor sweep
+# keeps at unroll 2 up to (l+1)(u+1) entries of 96 bytes (float64 (2, 3), float32
+# (3, 3); (2, 2) at n = 1e4: 0.31 ms at unrolls (1, 1), 0.18 at (2, 4)), and the
+# backward sweep at unroll 4 up to u+1 entries of 24 bytes, 2 up to 48.  Other lanes,
+# and one system's bands shared by several right-hand sides: 1 (the bands' sweep alone
+# is no longer a native loop at 2, float64 (2, 2)).
+_LDU_FORWARD_BYTES = 96
+_LDU_BACKWARD_BYTES = (24, 48)
+
+
+def ldu_unrolls(lower: int, upper: int, itemsize: int, single: bool) -> tuple[int, int]:
+    """The unrolls of `ldu_solve`'s forward and backward sweeps."""
+    if not single:
+        return 1, 1
+    forward = 2 if itemsize * (lower + 1) * (upper + 1) <= _LDU_FORWARD_BYTES else 1
+    row = itemsize * (upper + 1)
+    backward = 4 if row <= _LDU_BACKWARD_BYTES[0] else 2 if row <= _LDU_BACKWARD_BYTES[1] else 1
+    return forward, backward
+
+
+def ldu_solve(rows, rhs, lower: int, upper: int):
+    """Solve without pivoting; ``rows`` ``(*bands, n, l+u+1)``, ``rhs`` ``(*batch, n)``.
+
+    The bands' leading shape broadcasts to rhs's.  One system's bands shared by
+    several right-hand sides are factorised once (a sweep over the bands, then one
+    over the right-hand sides); bands of several systems are copied to every
+    right-hand side's lane, and one sweep does both.  One system's size-1 lanes are
+    dropped: the loops then carry plain rows, which XLA:CPU runs faster (n = 1e4,
+    (2, 2) bands: 0.34 against 0.49 ms at unroll 1).
+    """
+    shape, n, width = rhs.shape, rhs.shape[-1], lower + upper + 1
+    one_band, one_rhs = _single(rows.shape[:-2]), _single(shape[:-1])
+    if one_band:
+        rows = jnp.reshape(rows, (n, width))
+    else:
+        rows = jnp.broadcast_to(rows, shape[:-1] + (n, width))
+    if one_band and one_rhs:
+        rhs = jnp.reshape(rhs, (n,))
+    band_rows = jnp.moveaxis(rows, (-2, -1), (0, 1))  # (n, w, *lanes)
+    d = jnp.moveaxis(rhs, -1, 0)  # (n, *batch)
+    forward, backward = ldu_unrolls(lower, upper, rhs.dtype.itemsize, one_band and one_rhs)
+    pad = -n % math.lcm(forward, backward)
+    if pad:  # identity rows in front, so that the length is a multiple of the unrolls
+        zeros = jnp.zeros_like(band_rows[:1, :1]).repeat(pad, 0)
+        identity = jnp.concatenate(
+            [zeros.repeat(lower, 1), zeros + 1, zeros.repeat(upper, 1)], axis=1
+        )
+        band_rows = jnp.concatenate([identity, band_rows])
+        d = jnp.concatenate([jnp.zeros_like(d[:1]).repeat(pad, 0), d])
+    if one_band and not one_rhs:
+        factors = _ldu_factor(band_rows, lower, upper, forward)
+        z = _ldu_substitute(factors, d, lower)
+        x = _ldu_backward((factors[:, lower + 1 :], z), upper, backward, lambda xs: xs)
+    else:
+        packed = _ldu_forward(band_rows, d, lower, upper, forward)
+        x = _ldu_backward(packed, upper, backward, lambda row: (row[:upper], row[upper]))
+    return jnp.reshape(jnp.moveaxis(x[pad:], 0, -1), shape)
+
+
+def _single(lanes) -> bool:
+    """Whether a batch shape holds one system (only size-1 axes, all known)."""
+    return all(isinstance(size, int) and size == 1 for size in lanes)
+
+
+def _eliminate(a, window, lower, upper):
+    """Row i's entries ``a`` less the previous l rows of U (``window[r, :u]``)."""
+    for r in range(lower):  # rows before the first: zeros, as its entries there
+        for m in range(1, upper + 1):
+            a[r + m] = a[r + m] - a[r] * window[r, m - 1]
+    return a
+
+
+def _ldu_forward(rows, d, lower, upper, unroll):
+    """Each row's ``U[i, i+1 … i+u]`` and ``z_i`` (``(L D)⁻¹ b``), packed as
+    ``(n, u+1, *lanes)``: the loop carries the last l of them, one array (fewer
+    bytes an iteration than apart: (3, 3) float64 stays a native loop)."""
+    window = jnp.zeros_like(rows[:1, :1]).repeat(lower, 0).repeat(upper + 1, 1)
+
+    def step(window, xs):
+        row, b = xs
+        a = _eliminate([row[m] for m in range(lower + upper + 1)], window, lower, upper)
+        for r in range(lower):
+            b = b - a[r] * window[r, upper]
+        divide = divider(a[lower])  # entry by entry: a pivot of each entry's shape
+        new = jnp.stack([divide(v) for v in a[lower + 1 :]] + [divide(b)])
+        return (jnp.concatenate([window[1:], new[None]]) if lower else window), new
+
+    _, packed = lax.scan(step, window, (rows, d), unroll=unroll)
+    return packed
+
+
+def _ldu_factor(rows, lower, upper, unroll):
+    """The bands alone: each row's ``L[i, i-l … i-1]·D``, ``d_i`` and ``U[i, i+1 … i+u]``
+    (``(n, l+u+1)``)."""
+    window = jnp.zeros_like(rows[:1, :1]).repeat(lower, 0).repeat(upper, 1)
+
+    def step(window, row):
+        a = _eliminate([row[m] for m in range(lower + upper + 1)], window, lower, upper)
+        divide = divider(a[lower])
+        u_row = [divide(v) for v in a[lower + 1 :]]
+        new = jnp.stack(u_row) if upper else row[:0]
+        window = jnp.concatenate([window[1:], new[None]]) if lower else window
+        return window, jnp.stack(a[: lower + 1] + u_row)
+
+    _, factors = lax.scan(step, window, rows, unroll=unroll)
+    return factors
+
+
+def _ldu_substitute(factors, d, lower):
+    """``z_i = (b_i − Σ_r L[i, i-l+r] d_{i-l+r} z_{i-l+r}) / d_i`` for every right-hand side."""
+    earlier = jnp.zeros_like(d[:1]).repeat(lower, 0)  # z_{i-l} … z_{i-1}
+
+    def step(earlier, xs):
+        row, b = xs
+        for r in range(lower):
+            b = b - row[r] * earlier[r]
+        z = divider(row[lower], b)(b)
+        return (jnp.concatenate([earlier[1:], z[None]]) if lower else earlier), z
+
+    _, z = lax.scan(step, earlier, (factors, d))
+    return z
+
+
+def _ldu_backward(xs, upper, unroll, split):
+    """``x_i = z_i − Σ_{m≥1} U[i, i+m] x_{i+m}``, from the last row up; ``split`` takes
+    a row of ``xs`` to ``(U[i, i+1 … i+u], z_i)``."""
+    _, z = split(jax.tree.map(lambda v: v[0], xs))
+    later = jnp.zeros_like(z[None]).repeat(upper, 0)  # x_{i+1} … x_{i+u}
+
+    def step(later, row):
+        u_row, x = split(row)
+        for m in range(upper):
+            x = x - u_row[m] * later[m]
+        return (jnp.concatenate([x[None], later[:-1]]) if upper else later), x
+
+    _, x = lax.scan(step, later, xs, reverse=True, unroll=unroll)
     return x
 
 

@@ -200,7 +200,7 @@ def test_traced_bad_input_gives_nan_values_and_gradients():
         ),
         (
             lambda x, y: splines.NdGridCubicSmoothingSpline(x, y, smooth=[0.5]),
-            "`smooth` must have one entry per axis",
+            r"`smooth`=\[0.5\] must be one value for all 2 axes or one per axis",
         ),
         (
             lambda x, y: splines.NdGridCubicSmoothingSpline(x, y, [None, -np.ones(7)]),

@@ -63,8 +63,8 @@ def smoothing_at_knots(widths, y, w, noise, drift, slopes=(None, None)):
     unit); ``noise`` and ``drift`` ≥ 0, not both 0, in the ratio λ : 1 *in those
     units* (the scales of the observation and process noise; module docstring);
     ``slopes``: per end, None (natural) or f' there ``(k,)`` in the widths' unit.
-    Returns ``f`` ``(n, k)`` and the slopes ``u_i = s_i g_i`` (g_i the knot's right
-    cell, the last knot's left one), the form `_pieces.polynomials.cubic_pieces` takes.
+    Returns ``f`` and f' ``(n, k)``, f' in the widths' unit (`_methods.units.knot_units`
+    turns it into the form `_pieces.polynomials.cubic_pieces` takes).
 
     A given slope is an exact observation of the state's f' (module docstring): at
     x_0 the filter starts from (y_0, f'_0) with Var f_0 = 1/w_0; at x_{n-1} its last
@@ -75,10 +75,9 @@ def smoothing_at_knots(widths, y, w, noise, drift, slopes=(None, None)):
     """
     noise, drift = _balanced(noise, drift)
     if any(slope is not None for slope in slopes):
-        drift = jnp.maximum(drift, jnp.square(jnp.finfo(jnp.result_type(drift)).eps))
+        drift = _at_least_eps_squared(drift)
     f, s, _ = _smooth(widths, y, noise / w, drift, slopes)
-    cells = jnp.concatenate([widths, widths[-1:]])
-    return f, s * cells[:, None]
+    return f, s
 
 
 def periodic_smoothing(widths, y, w, noise, drift):
@@ -96,9 +95,7 @@ def periodic_smoothing(widths, y, w, noise, drift):
     a difference is formed, so λ = ∞ (the weighted mean) stays exact; λ̂ is kept in
     [ε², 1/ε²], both limits to rounding.
     """
-    noise, drift = _balanced(noise, drift)
-    floor = jnp.square(jnp.finfo(jnp.result_type(drift)).eps)
-    noise, drift = jnp.maximum(noise, floor), jnp.maximum(drift, floor)
+    noise, drift = map(_at_least_eps_squared, _balanced(noise, drift))
     k = y.shape[1]
     t = jnp.concatenate([jnp.zeros_like(widths[:1]), jnp.cumsum(widths)])  # x − x_0
     basis = jnp.stack([jnp.ones_like(t), t], axis=1).astype(y.dtype)
@@ -125,8 +122,7 @@ def periodic_smoothing(widths, y, w, noise, drift):
     f, s, *_ = _smoother(filtered, predicted, widths)
     f = basis @ a0 + f[:, :k] - f[:, k:] @ a0
     s = a0[1] + s[:, :k] - s[:, k:] @ a0
-    cells = jnp.concatenate([widths, widths[-1:]])
-    return f, s * cells[:, None]
+    return f, s
 
 
 def _with_last_state(filtered, value):
@@ -224,6 +220,12 @@ def _balanced(noise, drift):
     larger = jnp.maximum(noise, drift)
     larger = jnp.where(infinite | (larger == 0), 1, larger)
     return jnp.where(infinite, 1, noise / larger), jnp.where(infinite, 0, drift / larger)
+
+
+def _at_least_eps_squared(scale):
+    """A noise scale kept ≥ ε² (of the larger 1, `_balanced`): λ̂ within [ε², 1/ε²],
+    where the spline is its limit to rounding."""
+    return jnp.maximum(scale, jnp.square(jnp.finfo(jnp.result_type(scale)).eps))
 
 
 def _smooth(h, y, noise, drift, slopes=(None, None)):

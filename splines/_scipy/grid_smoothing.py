@@ -23,9 +23,10 @@ from jaxtyping import Array, ArrayLike, Float, Inexact
 from .._interpolate.evaluate import orders_per_axis
 from .._interpolate.fit import in_axis_units
 from .._interpolate.modules import TensorSpline
-from .._interpolate.options import fill_array, parse_grid_extrap
+from .._interpolate.options import fill_array, parse_grid_extrap, per_axis
 from .._interpolate.prepare import ArgumentNames, prepare_fit
 from .._methods.smoothing import smoothing_at_knots, unit_of
+from .._methods.units import knot_units
 from .._pieces.polynomials import cubic_pieces
 from .._utils.dtypes import lists_to_arrays, warn_if_x64_disabled
 from .._utils.types import ArrayInput, Extrapolate
@@ -132,12 +133,12 @@ class NdGridCubicSmoothingSpline(eqx.Module):
         knots = args.knots
         weights = tuple(
             _weights(w, xp, True, f"weights[{a}]", f"xdata[{a}]")
-            for a, (w, xp) in enumerate(zip(_per_axis(weights, d, "weights"), knots))
+            for a, (w, xp) in enumerate(zip(_axis_weights(weights, d), knots))
         )
         normalized = bool(normalizedsmooth)
         smooth = tuple(
             None if p is None else _parameter(p, xp.dtype, True, f"smooth[{a}]")
-            for a, (p, xp) in enumerate(zip(_per_axis(smooth, d, "smooth"), knots))
+            for a, (p, xp) in enumerate(zip(per_axis(smooth, d, "smooth"), knots))
         )
         self.smooth, breaks, nodes, end = _fit(knots, args.fp, weights, smooth, normalized)
         (extrap,) = parse_grid_extrap(True, (False,), args.fp.dtype)
@@ -215,16 +216,14 @@ def _names(d: int) -> ArgumentNames:
     )
 
 
-def _per_axis(value, d: int, name: str) -> tuple:
-    """One entry per axis: ``value`` repeated (None or a scalar), or its d entries."""
-    if value is None or (name == "weights" and isinstance(value, (list, tuple)) and not value):
-        return (None,) * d  # csaps reads empty weights as none
-    scalar = not isinstance(value, (list, tuple)) and np.ndim(value) == 0
-    if name == "smooth" and scalar:
-        return (value,) * d
-    if isinstance(value, (str, bytes)) or scalar or len(value) != d:
-        raise ValueError(f"`{name}` must have one entry per axis ({d}); got {value!r}.")
-    return tuple(value)
+def _axis_weights(weights, d: int) -> tuple:
+    """One weight vector (or None) per axis; None or an empty sequence (csaps') is none."""
+    if weights is None or (isinstance(weights, (list, tuple)) and not weights):
+        return (None,) * d
+    scalar = not isinstance(weights, (list, tuple)) and np.ndim(weights) == 0
+    if isinstance(weights, (str, bytes)) or scalar or len(weights) != d:
+        raise ValueError(f"`weights` must have one entry per axis ({d}); got {weights!r}.")
+    return tuple(weights)
 
 
 @partial(jax.jit, static_argnums=4)
@@ -239,15 +238,15 @@ def _fit(knots, fp, weights, smooth, normalized: bool):
         scale = unit_of(jnp.max(w))
         p, noise, drift = _noises(p, widths, w / scale, scale, xp, normalized)
         lines = jnp.moveaxis(nodes, axis, 0)
-        f, u = smoothing_at_knots(
+        f, s = smoothing_at_knots(  # s: the node datum D̃, the slope in the axis' unit
             widths, jnp.reshape(lines, (xp.shape[0], -1)), w / scale, noise, drift
         )
         if d == 1:  # one axis keeps the pieces' table (`_interpolate.fit`)
+            u = s * knot_units(widths)[:, None]
             breaks, table = cubic_pieces(xp, jnp.diff(xp), f, u)
             columns = poison(valid & _valid(w, p)) * poison_columns(table, axis=-2)
             return (p,), (xp * poison(valid),), table * columns[:, None], f[-1] * columns
-        cells = jnp.concatenate([widths, widths[-1:]])[:, None]
-        smoothed = [jnp.reshape(a, lines.shape) for a in (f, u / cells)]
+        smoothed = [jnp.reshape(a, lines.shape) for a in (f, s)]
         nodes = jnp.moveaxis(jnp.concatenate(smoothed, axis=-1), 0, axis)
         used.append(p)
         valid = valid & _valid(w, p)

@@ -15,6 +15,7 @@ from jaxtyping import Float, Inexact
 
 from .._interpolate.prepare import ArgumentNames, prepare_fit
 from .._methods.smoothing import gcv_lambda, periodic_smoothing, smoothing_at_knots, unit_of
+from .._methods.units import knot_units
 from .._pieces.polynomials import cubic_pieces
 from .._utils.columns import column_values, to_columns
 from .._utils.dtypes import check_real, lists_to_arrays, power_of_two, warn_if_x64_disabled
@@ -235,13 +236,13 @@ def _fit(x, fp, w, p, slopes, axis: int, column_shape: tuple, periodic: bool):
     span, widths, scale = _fit_units(x, w)
     noise, drift = _csaps_noises(p, widths, x[-1] / span - x[0] / span, w / scale, scale)
     if periodic:
-        f, slopes = periodic_smoothing(widths, y, w / scale, noise, drift)
+        f, s = periodic_smoothing(widths, y, w / scale, noise, drift)
     else:
         slopes = tuple(  # f' in the fit's unit: dy/d(x/S)
             None if v is None else column_values(v, column_shape, y.dtype) * span for v in slopes
         )
-        f, slopes = smoothing_at_knots(widths, y, w / scale, noise, drift, slopes)
-    breaks, coefficients = cubic_pieces(x, widths, f, slopes)
+        f, s = smoothing_at_knots(widths, y, w / scale, noise, drift, slopes)
+    breaks, coefficients = cubic_pieces(x, widths, f, s * knot_units(widths)[:, None])
     valid = knots_are_valid(x) & jnp.all((w > 0) & jnp.isfinite(w)) & (p >= 0) & (p <= 1)
     columns = poison(valid) * poison_columns(coefficients, axis=-2)
     return breaks * poison(valid), coefficients * columns[:, None], f[-1] * columns
@@ -374,15 +375,15 @@ def _smoothing_bspline(x, fp, w, lam, axis: int):
         noises = gcv_lambda(widths, y, w / scale, span, scale) / span / span / span / scale
 
         def fit(column, noise):
-            f, u = smoothing_at_knots(widths, column[:, None], w / scale, noise, 1.0)
-            return f[:, 0], u[:, 0]
+            f, s = smoothing_at_knots(widths, column[:, None], w / scale, noise, 1.0)
+            return f[:, 0], s[:, 0]
 
-        f, u = jax.vmap(fit, in_axes=(1, 0), out_axes=1)(y, noises)
+        f, s = jax.vmap(fit, in_axes=(1, 0), out_axes=1)(y, noises)
         valid = jnp.bool_(True)
     else:
-        f, u = smoothing_at_knots(widths, y, w / scale, _in_fit_units(*lam, span, scale), 1.0)
+        f, s = smoothing_at_knots(widths, y, w / scale, _in_fit_units(*lam, span, scale), 1.0)
         valid = lam[0] >= 0
-    c = _bspline_coefficients(widths, f, u)
+    c = _bspline_coefficients(widths, f, s)
     valid = valid & knots_are_valid(x) & jnp.all((w > 0) & jnp.isfinite(w))
     c = c * (poison(valid) * poison_columns(c[None], axis=-1))
     t = jnp.concatenate([jnp.repeat(x[:1], 3), x, jnp.repeat(x[-1:], 3)])
@@ -408,20 +409,18 @@ def _in_fit_units(mantissa, exponent, span, scale):
     return mantissa * power_of_two(jnp.clip(k, info.minexp, info.maxexp - 1), mantissa.dtype)
 
 
-def _bspline_coefficients(h, f, u):
-    """``c`` on the knots ``[x_0]·3 + x + [x_{n-1}]·3`` from the knots' values f and slopes
-    in cell units u (de Boor–Fix, `make_smoothing_spline`'s Notes), in the units of ``h``.
+def _bspline_coefficients(h, f, s):
+    """``c`` on the knots ``[x_0]·3 + x + [x_{n-1}]·3`` from the knots' values f and
+    slopes s (de Boor–Fix, `make_smoothing_spline`'s Notes), in the units of ``h``.
 
-    With τ = x_j: a = −h_{j-1}, b = h_j (0 past the ends), f' = u_j / g_j, and the
-    curvature from the right cell, h_j² f''(x_j) = 6 Δ_j − 4 u_j − 2 u_{j+1} h_j / g_{j+1};
-    f'' = 0 at the last knot (natural ends).  The first and last c are f_0, f_{n-1}.
+    With τ = x_j: a = −h_{j-1}, b = h_j (0 past the ends), and the curvature from the
+    right cell, h_j² f''(x_j) = 6 Δ_j − (4 s_j + 2 s_{j+1}) h_j; f'' = 0 at the last knot
+    (natural ends).  The first and last c are f_0, f_{n-1}.
     """
-    cells = jnp.concatenate([h, h[-1:]])[:, None]
-    slope = u / cells
     right = h[:, None]
-    curvature = (6 * jnp.diff(f, axis=0) - 4 * u[:-1] - 2 * slope[1:] * right) / (right * right)
+    curvature = (6 * jnp.diff(f, axis=0) - (4 * s[:-1] + 2 * s[1:]) * right) / (right * right)
     curvature = jnp.concatenate([curvature, jnp.zeros_like(f[:1])])
     zero = jnp.zeros_like(h[:1])
     left_h, right_h = jnp.concatenate([zero, h])[:, None], jnp.concatenate([h, zero])[:, None]
-    middle = f + (right_h - left_h) / 3 * slope - left_h * right_h / 6 * curvature
+    middle = f + (right_h - left_h) / 3 * s - left_h * right_h / 6 * curvature
     return jnp.concatenate([f[:1], middle, f[-1:]])

@@ -416,3 +416,150 @@ def test_zero_pivot_without_pivoting_is_not_finite():
     rows = rows.at[2, 1].set(0.0).at[2, 0].set(0.0)  # row 2 reduces to a zero pivot
     x = banded_solve(rows, jnp.ones(6), lower=1, upper=1, pivoting=False)
     assert not np.all(np.isfinite(np.asarray(x)))
+
+
+# -------------------------------------------------------------- GPU kernel --
+# `kernels.pallas_banded`: one Pallas (Triton) call per solve, one system per GPU thread,
+# run here in interpret mode; its CUDA program is lowered below without a GPU.
+
+
+def _pallas(rows, b, **params):
+    from splines._linalg.kernels.pallas_banded import splines_pallas_banded
+
+    return splines_pallas_banded(rows, b, **params, interpret=True)
+
+
+def test_gpu_kernel_matches_lapack():
+    """Each of the three eliminations (LU with and without pivoting, LDLᵀ) on every band
+    shape (float64, n = 9; n = 1 and 2 for (2, 2)), a batch over two blocks of lanes
+    (129 systems: the second padded with identity systems) and bands shared by
+    right-hand sides; some in float32.  One program per dtype (interpret mode compiles
+    slowly); a failure names its case."""
+    from splines._linalg.banded import rows_from_diagonals, rows_from_upper_form
+
+    batches = [((2, 1), 6, (129,), (129,)), ((1, 2), 5, (1, 3), (2, 3))]
+    cases = {np.float64: [(shape, 9, (), ()) for shape in SHAPES]
+                         + [((2, 2), n, (), ()) for n in (1, 2)] + batches,
+             np.float32: [((1, 1), 9, (), ()), ((2, 2), 9, (), ())] + batches[:1]}  # fmt: skip
+    for dtype in (np.float32, np.float64):
+        systems = {}
+        for (lower, upper), n, band_batch, batch in cases[dtype]:
+            rng = np.random.default_rng(10 * lower + upper + n)
+            ab, rows = dominant_rows(rng, lower, upper, n, band_batch, dtype)
+            pivot_ab = general(rng, lower, upper, n, dtype, band_batch)  # rows swap here
+            spd = positive_definite(rng, lower, n, dtype)
+            b = rng.normal(size=batch + (n,)).astype(dtype)
+            systems[lower, upper, n, batch] = (ab, rows, pivot_ab, spd, b)
+
+        @jax.jit
+        def solve(inputs):
+            out = {}
+            for (lower, upper, n, batch), (rows, pivot_ab, spd, b) in inputs.items():
+                pivot_rows = rows_from_diagonals(pivot_ab, lower, upper)
+                spd_rows = rows_from_upper_form(spd)
+                gpu = dict(lower=lower, upper=upper, symmetric=False)
+                out[lower, upper, n, batch] = (
+                    _pallas(rows, b, **gpu, pivoting=False),
+                    _pallas(pivot_rows, b, **gpu, pivoting=True),
+                    _pallas(spd_rows, b, lower=lower, upper=0, symmetric=True, pivoting=False),
+                )
+            return out
+
+        inputs = {key: (rows, pivot_ab, spd, b) for key, (_, rows, pivot_ab, spd, b)
+                  in systems.items()}  # fmt: skip
+        tol = 2e-5 if dtype == np.float32 else 1e-12
+        for key, solved in jax.device_get(solve(inputs)).items():
+            ab, _, pivot_ab, spd, b = systems[key]
+            lower, upper, n, batch = key
+            flat_b = np.broadcast_to(b, np.broadcast_shapes(b.shape, ab.shape[:-2] + (n,)))
+            upper_part = dense(spd, 0, lower)  # the Hermitian matrix from its upper form
+            matrices = [np.broadcast_to(dense(a, lower, upper) if a.ndim == 2 else
+                                        np.stack([dense(m, lower, upper) for m in a.reshape(-1, *a.shape[-2:])]).reshape(a.shape[:-2] + (n, n)),
+                                        flat_b.shape[:-1] + (n, n))
+                        for a in (ab, pivot_ab)]  # fmt: skip
+            matrices.append(upper_part + np.triu(upper_part, 1).T)
+            references = [
+                np.linalg.solve(
+                    m,
+                    np.broadcast_to(flat_b, np.broadcast_shapes(flat_b.shape, m.shape[:-1]))[
+                        ..., None
+                    ],
+                )[..., 0].reshape(-1, n)
+                for m in matrices
+            ]
+            for kind, got, ref in zip(("ldu", "lu", "ldl"), solved, references):
+                assert got.dtype == dtype and got.shape == flat_b.shape, (key, kind)
+                assert rel_err(got.reshape(-1, n), ref) <= tol, (key, kind, dtype)
+
+
+def test_gpu_kernel_breakdowns_are_not_finite():
+    """A zero pivot (singular, or no pivoting where a swap is needed) and a matrix that is
+    not positive definite give inf/NaN, as the scans do; LU's pivoting solves what LDU
+    cannot."""
+    from splines._linalg.banded import rows_from_diagonals
+
+    rows = rows_from_diagonals(jnp.array([[0.0, 2.0, 1.0], [0.0, 1.0, 3.0], [1.0, 1.0, 0.0]]), 1, 1)
+    b = jnp.array([2.0, 4.0, 7.0])  # rows: [0 2 .], [1 1 1], [. 1 3]
+    dense_a = np.array([[0.0, 2.0, 0.0], [1.0, 1.0, 1.0], [0.0, 1.0, 3.0]])
+    params = dict(lower=1, upper=1, symmetric=False)
+    np.testing.assert_allclose(_pallas(rows, b, **params, pivoting=True),
+                               np.linalg.solve(dense_a, b), rtol=1e-6)  # fmt: skip
+    assert not np.all(np.isfinite(_pallas(rows, b, **params, pivoting=False)))
+    singular = rows_from_diagonals(jnp.array([[0.0, 1.0], [1.0, 1.0], [1.0, 0.0]]), 1, 1)
+    assert not np.all(np.isfinite(_pallas(singular, b[:2], **params, pivoting=True)))
+    indefinite = jnp.array([[0.0, 1.0], [2.0, 1.0]])  # lower band, p = 1: [[1, 2], [2, 1]]
+    x = _pallas(indefinite, b[:2], lower=1, upper=0, symmetric=True, pivoting=False)
+    assert np.all(np.isnan(x))
+
+
+def test_gpu_kernel_choice_for_complex_and_half_precision():
+    """Complex systems scan (Triton has none); float16 solves in float32 and rounds back."""
+    from splines._linalg.banded import rows_from_diagonals
+    from splines._linalg.kernels import gpu
+
+    solve = gpu.banded(interpret=True)
+    rng = np.random.default_rng(16)
+    for dtype in (np.complex64, np.float16):
+        ab, rows = dominant_rows(rng, 1, 2, 8, dtype=np.float64)
+        ab = ab.astype(dtype) if dtype == np.float16 else (ab + 0.1j * ab).astype(dtype)
+        rows = rows_from_diagonals(jnp.asarray(ab), 1, 2)
+        b = rng.normal(size=8).astype(dtype)
+        x = solve(rows, jnp.asarray(b), lower=1, upper=2, symmetric=False, pivoting=True)
+        ref = sl.solve_banded((1, 2), ab.astype(np.complex128), b.astype(np.complex128))
+        assert x.dtype == dtype and rel_err(x, ref) <= (2e-3 if dtype == np.float16 else 1e-5)
+
+
+@pytest.mark.parametrize(
+    "name, program, args, solves",
+    [
+        ("solve_banded", lambda ab, b: solve_banded((2, 1), ab, b), ((4, 50), (50,)), 1),
+        ("solveh_banded", lambda ab, b: solveh_banded(ab, b), ((3, 50), (50, 2)), 1),
+        (
+            "its gradient",
+            jax.grad(lambda ab, b: jnp.sum(solve_banded((2, 1), ab, b) ** 2), argnums=(0, 1)),
+            ((4, 50), (50,)),
+            2,
+        ),  # fmt: skip
+        (
+            "a batch",
+            jax.vmap(lambda ab, b: solve_banded((1, 1), ab, b)),
+            ((64, 3, 50), (64, 50)),
+            1,
+        ),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_cuda_program_is_one_kernel_call_per_solve(name, program, args, solves):
+    """No host-driven `while` on a GPU (~8 µs a step): each solve is one Triton call, the
+    loops inside it (the gradient: the solve and its transposed solve)."""
+    from _lowered import custom_calls, functions
+
+    ab = np.ones(args[0][:-2] + (args[0][-2] - 1, args[0][-1]))
+    ab = np.concatenate([ab, np.full(args[0][:-2] + (1, args[0][-1]), 9.0)], axis=-2)
+    text = lowered_text(program, ab, np.ones(args[1]), platform="cuda")
+    for forbidden in ("stablehlo.while", "stablehlo.case", "stablehlo.if", "callback"):
+        assert forbidden not in text
+    kernels = [body for f, body in functions(text).items() if f.startswith("splines_pallas_banded")]
+    assert len(kernels) == solves
+    assert all(custom_calls(body) == ["__gpu$xla.gpu.triton"] for body in kernels)
+    assert len(custom_calls(text)) == solves

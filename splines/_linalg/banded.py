@@ -26,7 +26,9 @@ Rules, as `tridiagonal`'s:
               itself.
 - batching:   mapped axes move to the front and become lanes of the kernel;
               bands not mapped get a size-1 axis there, shared.
-- lowering:   the scan kernels of `kernels.banded_scan` on every platform.
+- lowering:   on CUDA/ROCm one Pallas kernel call per solve (`kernels.gpu.banded`:
+              one system per thread, the loops inside it; complex systems
+              scan), elsewhere the scan kernels of `kernels.banded_scan`.
 """
 
 from functools import partial
@@ -42,7 +44,8 @@ from .._utils.dtypes import lists_to_arrays, promote_inexact
 from .._utils.types import ArrayInput
 from .._utils.validate import check_values_eagerly, is_concrete, poison, static_int
 from .._utils.variance import varying_alike
-from .kernels.banded_scan import ldl_solve, ldu_solve, lu_solve
+from .kernels import gpu, platform_of
+from .kernels.banded_scan import splines_banded_scan
 
 banded_solve_p = Primitive("splines_banded_solve")
 
@@ -372,18 +375,29 @@ def _batch(args, dims, **params):
     return _solve(rows, batching.bdim_at_front(rhs, rhs_dim, size), **params), 0
 
 
-def _kernel(rows, rhs, *, lower, upper, symmetric, pivoting):
-    if symmetric:
-        return ldl_solve(rows, rhs, lower)
-    if pivoting:
-        return lu_solve(rows, rhs, lower, upper)
-    return ldu_solve(rows, rhs, lower, upper)
-
-
 _PARAMS = ("lower", "upper", "symmetric", "pivoting")
-banded_solve_p.def_impl(jax.jit(_kernel, static_argnames=_PARAMS))
+_KERNELS = {"cpu": splines_banded_scan, "cuda": gpu.banded(), "rocm": gpu.banded()}
+
+
+def _impl(rows, rhs, **params):
+    """Eager evaluation (also under `jax.disable_jit`): the kernel of the arguments'
+    platform (`kernels.platform_of`), as the lowering rules below pick it."""
+    platform, _ = platform_of((rows, rhs))
+    return _compiled(rows, rhs, **params, platform="cuda" if platform == "gpu" else platform)
+
+
+@partial(jax.jit, static_argnames=(*_PARAMS, "platform"))
+def _compiled(rows, rhs, *, platform, **params):
+    return _KERNELS.get(platform, splines_banded_scan)(rows, rhs, **params)
+
+
+banded_solve_p.def_impl(_impl)
 banded_solve_p.def_abstract_eval(_abstract_eval)
 ad.primitive_jvps[banded_solve_p] = _jvp
 ad.primitive_transposes[banded_solve_p] = _transpose
 batching.primitive_batchers[banded_solve_p] = _batch
-mlir.register_lowering(banded_solve_p, mlir.lower_fun(_kernel, multiple_results=False))
+mlir.register_lowering(banded_solve_p, mlir.lower_fun(splines_banded_scan, multiple_results=False))
+for _platform, _kernel in _KERNELS.items():
+    mlir.register_lowering(
+        banded_solve_p, mlir.lower_fun(_kernel, multiple_results=False), platform=_platform
+    )

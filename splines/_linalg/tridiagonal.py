@@ -36,7 +36,6 @@ Rules:
 
 from typing import TYPE_CHECKING, Union
 
-import jax
 import jax.numpy as jnp
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
@@ -45,7 +44,7 @@ from jaxtyping import Array, Float
 from .._utils.dtypes import lists_to_arrays, promote_inexact
 from .._utils.types import ArrayInput
 from .._utils.variance import varying_alike
-from .kernels import DEFAULT_KERNELS, PLATFORM_KERNELS, kernels_for
+from .kernels import DEFAULT_KERNELS, PLATFORM_KERNELS, kernels_for, platform_of
 from .operators import bands_and_rhs
 
 if TYPE_CHECKING:
@@ -230,15 +229,10 @@ def _batch(args, dims, *, pivoting):
 
 
 def _impl(*args, pivoting):
-    """Eager evaluation (also under `jax.disable_jit`): the kernel of the arguments' platform.
-
-    That is the platform the lowering rule would be chosen for: arrays placed
-    on the CPU of a machine with a GPU are solved by the CPU's kernel.
-    """
-    devices = {d for a in args if isinstance(a, jax.Array) for d in a.devices()}
-    platforms = {d.platform for d in devices}
-    platform = platforms.pop() if len(platforms) == 1 else jax.default_backend()
-    return kernels_for(platform).pick(pivoting, partitioned=len(devices) > 1)(*args)
+    """Eager evaluation (also under `jax.disable_jit`): the kernel of the arguments'
+    platform (`kernels.platform_of`)."""
+    platform, devices = platform_of(args)
+    return kernels_for(platform).pick(pivoting, partitioned=devices > 1)(*args)
 
 
 def _lowering(kernels):

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import NamedTuple, Optional
 
+import jax
+
 from . import gpu, thomas_inplace
 from .cusparse_gtsv import splines_cusparse_gtsv
 from .gtsv_scan import splines_gtsv_scan
@@ -64,6 +66,17 @@ GPU_KERNELS = gpu_kernels()
 PLATFORM_KERNELS = {"cpu": CPU_KERNELS, "cuda": GPU_KERNELS, "rocm": GPU_KERNELS}
 
 
+def platform_of(args) -> tuple[str, int]:
+    """The platform whose kernel an eager call on ``args`` runs, and their device count.
+
+    That is the platform the lowering rule would be chosen for: arrays placed on
+    the CPU of a machine with a GPU are solved by the CPU's kernel.
+    """
+    devices = {d for a in args if isinstance(a, jax.Array) for d in a.devices()}
+    platforms = {d.platform for d in devices}
+    return (platforms.pop() if len(platforms) == 1 else jax.default_backend()), len(devices)
+
+
 def kernels_for(platform: str) -> SolveKernels:
     """The kernels of a device's ``platform``: jax calls CUDA and ROCm devices "gpu"."""
     return PLATFORM_KERNELS.get("cuda" if platform == "gpu" else platform, DEFAULT_KERNELS)
@@ -77,6 +90,7 @@ __all__ = [
     "SolveKernels",
     "gpu_kernels",
     "kernels_for",
+    "platform_of",
     "splines_cusparse_gtsv",
     "splines_gtsv_scan",
     "splines_thomas_inplace",

@@ -38,33 +38,55 @@ def lanes_per_program(systems: int) -> int:
 
 def solve_in_lanes(body, lower, diag, upper, rhs, *, scratch: int, interpret: bool, name: str):
     """Run ``body(a, b, c, d, x, *scratch_refs)`` over blocks of lanes; ``x`` as ``(*batch, n)``."""
-    if jnp.issubdtype(rhs.dtype, jnp.complexfloating):
-        raise TypeError(f"the Pallas kernel `{name}` solves real systems only, got {rhs.dtype}.")
     lower, diag, upper, rhs = _lanes.full_bands(lower, diag, upper, rhs)  # a system per lane
     batch, n = rhs.shape[:-1], rhs.shape[-1]
-    if _lanes.lanes(batch) == 0:
-        return jnp.zeros(rhs.shape, rhs.dtype)
     systems = _lanes.lanes(batch)
-    width = lanes_per_program(systems)
-    # (n, L): the batch flattened and padded with identity systems to whole blocks.
-    rows = tuple(
-        jnp.pad(
-            jnp.reshape(row, (n, systems)),
-            ((0, 0), (0, -systems % width)),
-            constant_values=int(k == 1),
-        )
-        for k, row in enumerate(_lanes.to_lanes(lower, diag, upper, rhs))
-    )
-    spec = pl.BlockSpec((n, width), lambda program: (0, program))
-    out = jax.ShapeDtypeStruct(rows[0].shape, rhs.dtype)
-    x, *_ = pl.pallas_call(
+    rows = tuple(jnp.reshape(row, (n, systems)) for row in _lanes.to_lanes(lower, diag, upper, rhs))
+    x, *_ = call_in_lanes(
         body,
-        out_shape=(out,) * (1 + scratch),
-        grid=(rows[0].shape[1] // width,),
-        in_specs=[spec] * 4,
-        out_specs=(spec,) * (1 + scratch),
+        rows,
+        fills=(0, 1, 0, 0),  # identity systems
+        outputs=[(n,)] * (1 + scratch),
+        dtype=rhs.dtype,
+        interpret=interpret,
+        name=name,
+    )
+    return _lanes.from_lanes(x, batch, n)
+
+
+def call_in_lanes(body, inputs, *, fills, outputs, dtype, interpret: bool, name: str):
+    """``body(*input_refs, *output_refs)`` over blocks of lanes, the systems on the last axis.
+
+    ``inputs``: arrays ``(*rows, L)`` of one system per lane; ``fills``: for each,
+    the values (broadcasting to ``(*rows, 1)``) of the identity systems that pad
+    L to whole blocks; ``outputs``: the ``rows`` shapes of the outputs (the first
+    the result, the others scratch).  Returns the outputs ``(*rows, L)``.
+    """
+    if jnp.issubdtype(dtype, jnp.complexfloating):
+        raise TypeError(f"the Pallas kernel `{name}` solves real systems only, got {dtype}.")
+    systems = inputs[0].shape[-1]
+    if systems == 0:
+        return [jnp.zeros(shape + (0,), dtype) for shape in outputs]
+    width = lanes_per_program(systems)
+    pad = -systems % width
+    inputs = [
+        jnp.concatenate(
+            [a, jnp.broadcast_to(jnp.asarray(fill, a.dtype), a.shape[:-1] + (pad,))], axis=-1
+        )
+        for a, fill in zip(inputs, fills)
+    ]
+
+    def spec(shape):
+        return pl.BlockSpec(shape + (width,), lambda program: (0,) * len(shape) + (program,))
+
+    out = pl.pallas_call(
+        body,
+        out_shape=[jax.ShapeDtypeStruct(shape + (systems + pad,), dtype) for shape in outputs],
+        grid=((systems + pad) // width,),
+        in_specs=[spec(a.shape[:-1]) for a in inputs],
+        out_specs=[spec(shape) for shape in outputs],
         compiler_params=pltriton.CompilerParams(num_warps=max(1, width // 32), num_stages=1),
         interpret=interpret,
         name=name,
-    )(*rows)
-    return _lanes.from_lanes(x[:, :systems], batch, n)
+    )(*inputs)
+    return [a[..., :systems] for a in out]

@@ -66,6 +66,15 @@ from jax import lax
 from .thomas_scan import divider
 
 
+def splines_banded_scan(rows, rhs, *, lower: int, upper: int, symmetric: bool, pivoting: bool):
+    """The kernel for `banded`'s parameters: LDLᴴ, LU with or without pivoting."""
+    if symmetric:
+        return ldl_solve(rows, rhs, lower)
+    if pivoting:
+        return lu_solve(rows, rhs, lower, upper)
+    return ldu_solve(rows, rhs, lower, upper)
+
+
 def lu_solve(rows, rhs, lower: int, upper: int):
     """Solve with partial pivoting; ``rows`` ``(*bands, n, l+u+1)``, ``rhs`` ``(*batch, n)``.
 
@@ -218,12 +227,19 @@ def _single(lanes) -> bool:
     return all(isinstance(size, int) and size == 1 for size in lanes)
 
 
-def _eliminate(a, window, lower, upper):
-    """Row i's entries ``a`` less the previous l rows of U (``window[r, :u]``)."""
+def eliminate_row(a, window, lower, upper):
+    """Row i's entries ``a`` (a list) less the previous l rows of U (``window[r, :u]``, an
+    array or nested sequences: the Pallas kernel takes the same step)."""
     for r in range(lower):  # rows before the first: zeros, as its entries there
         for m in range(1, upper + 1):
-            a[r + m] = a[r + m] - a[r] * window[r, m - 1]
+            a[r + m] = a[r + m] - a[r] * _entry(window, r, m - 1)
     return a
+
+
+def _entry(rows, r, m):
+    """``rows[r, m]`` of an array (one slice: two make the XLA:CPU loop body larger, out
+    of its native loop) or of nested sequences (the Pallas kernels' registers)."""
+    return rows[r, m] if isinstance(rows, jax.Array) else rows[r][m]
 
 
 def _ldu_forward(rows, d, lower, upper, unroll):
@@ -234,7 +250,7 @@ def _ldu_forward(rows, d, lower, upper, unroll):
 
     def step(window, xs):
         row, b = xs
-        a = _eliminate([row[m] for m in range(lower + upper + 1)], window, lower, upper)
+        a = eliminate_row([row[m] for m in range(lower + upper + 1)], window, lower, upper)
         for r in range(lower):
             b = b - a[r] * window[r, upper]
         divide = divider(a[lower])  # entry by entry: a pivot of each entry's shape
@@ -251,7 +267,7 @@ def _ldu_factor(rows, lower, upper, unroll):
     window = jnp.zeros_like(rows[:1, :1]).repeat(lower, 0).repeat(upper, 1)
 
     def step(window, row):
-        a = _eliminate([row[m] for m in range(lower + upper + 1)], window, lower, upper)
+        a = eliminate_row([row[m] for m in range(lower + upper + 1)], window, lower, upper)
         divide = divider(a[lower])
         u_row = [divide(v) for v in a[lower + 1 :]]
         new = jnp.stack(u_row) if upper else row[:0]
@@ -319,18 +335,7 @@ def _ldl_factor(rows, p):
 
     def step(carry, row):
         previous, pivots = carry
-        entries = []  # L[i, i-p+m], m = 0 … p-1
-        for m in range(p):
-            # Σ over k = i-p+m' (m' < m) of L[i, k] L[j, k] d_k, j = i-p+m: L[j, k] is
-            # previous[m, p+m'-m].
-            total = row[m]
-            for mm in range(m):
-                total = total - entries[mm] * jnp.conj(previous[m, p + mm - m]) * pivots[mm]
-            entries.append(divider(pivots[m])(total))
-        d = row[p]
-        for mm in range(p):
-            d = d - entries[mm] * jnp.conj(entries[mm]) * pivots[mm]
-        d = jnp.where(jnp.real(d) > 0, d, jnp.nan)  # not positive definite: NaN, not a guess
+        entries, d = ldl_row(row, previous, pivots, p, divider)
         if p:
             new = jnp.stack(entries)
             previous = jnp.concatenate([previous[1:], new[None]])
@@ -340,6 +345,25 @@ def _ldl_factor(rows, p):
 
     _, (l_rows, d) = lax.scan(step, (previous, pivots), rows)
     return l_rows, d
+
+
+def ldl_row(row, previous, pivots, p, divide):
+    """Row i of the LDLᴴ factors: ``L[i, i-p+m]`` (m < p, a list) and ``d_i``, from A's row
+    ``row[m] = A[i, i-p+m]``, the previous p rows of L (``previous[r][m]``) and their
+    pivots; ``divide(pivot)`` gives ``x ↦ x / pivot`` (the Pallas kernel takes the same
+    step with a plain division)."""
+    entries = []  # L[i, i-p+m], m = 0 … p-1
+    for m in range(p):
+        # Σ over k = i-p+m' (m' < m) of L[i, k] L[j, k] d_k, j = i-p+m: L[j, k] is
+        # previous[m, p+m'-m].
+        total = row[m]
+        for mm in range(m):
+            total = total - entries[mm] * jnp.conj(_entry(previous, m, p + mm - m)) * pivots[mm]
+        entries.append(divide(pivots[m])(total))
+    d = row[p]
+    for mm in range(p):
+        d = d - entries[mm] * jnp.conj(entries[mm]) * pivots[mm]
+    return entries, jnp.where(jnp.real(d) > 0, d, jnp.nan)  # not positive definite: NaN
 
 
 def _ldl_forward(d, l_rows, p):

@@ -59,10 +59,11 @@ def test_matches_interpax(n, p):
 
 def exact_values(x, y, w, lam, slopes=(None, None)):
     """The smoothing spline's values at the knots in 40 digits, over the C² cubic splines
-    with knots x and, per end, f'' = 0 (None) or a given slope.  Such a spline is its
-    values f and second derivatives m with A m = R f + g (f' continuous at the interior
-    knots; the end rows: m = 0, or the slope); with m = B f + c (B = A⁻¹R, c = A⁻¹g)
-    the minimum of Σ w (y − f)² + λ mᵀ M m (M: ∫ f''² from the widths) solves
+    with knots x and, per end, f'' = 0 (None), a given slope (a number), a given f''
+    (``(2, value)``) or ``"not-a-knot"``.  Such a spline is its values f and second
+    derivatives m with A m = R f + g (f' continuous at the interior knots; the end
+    rows: the condition); with m = B f + c (B = A⁻¹R, c = A⁻¹g) the minimum of
+    Σ w (y − f)² + λ mᵀ M m (M: ∫ f''² from the widths) solves
     (W + λ Bᵀ M B) f = W y − λ Bᵀ M c."""
     mp = pytest.importorskip("mpmath")
     mp.mp.dps = 40
@@ -75,6 +76,12 @@ def exact_values(x, y, w, lam, slopes=(None, None)):
     for end, (i, j, sign) in zip(slopes, [(0, 1, -1), (n - 1, n - 2, 1)]):
         if end is None:
             a[i, i] = 1
+        elif isinstance(end, tuple):  # (2, value): m_i = value
+            a[i, i], g[i, 0] = 1, mp.mpf(end[1])
+        elif end == "not-a-knot":  # (m_k − m_j)/h_j − (m_j − m_i)/h_i = 0, the cells at i
+            k = j + (j - i)
+            near, far = h[min(i, j)], h[min(j, k)]
+            a[i, i], a[i, j], a[i, k] = 1 / near, -1 / near - 1 / far, 1 / far
         else:  # f'_0 = (f_1 − f_0)/h_0 − h_0 (2 m_0 + m_1)/6, or its mirror at the end
             width = h[min(i, j)]
             a[i, i], a[i, j] = width / 3, width / 6
@@ -126,6 +133,40 @@ def test_end_conditions_match_an_exact_solve(bc_type, slopes, p):
         np.testing.assert_allclose(ours(at, 2 if end is None else 1), end or 0.0, atol=1e-12)
 
 
+# Ends on the second or third derivative (`_methods.smoothing_ends`): bc_type and
+# `exact_values`' ends.
+SECOND_ORDER_ENDS = [
+    ("not-a-knot", ("not-a-knot", "not-a-knot")),
+    (((2, 1.5), (2, -0.5)), ((2, 1.5), (2, -0.5))),
+    (("not-a-knot", (1, 0.3)), ("not-a-knot", 0.3)),
+    (((2, 0.7), "clamped"), ((2, 0.7), 0.0)),
+    (("natural", "not-a-knot"), (None, "not-a-knot")),
+]
+
+
+@pytest.mark.parametrize("bc_type, ends", SECOND_ORDER_ENDS, ids=str)
+def test_second_order_ends_match_an_exact_solve(bc_type, ends):
+    """p from near 0 to 1 at n = 30 and at the fewest sites (4); each condition holds
+    at its end."""
+    x, y, w = noisy(30, seed=5)
+    for n, p in [(30, 1e-6), (30, 0.1), (30, 0.9), (30, 1.0), (4, 0.5)]:
+        xs, ys, ws = x[:: 30 // n][:n], y[:: 30 // n][:n], w[:: 30 // n][:n]
+        rho = p / (p + (1 - p) * csaps_k(xs, ws))
+        exact = exact_values(xs, ys, ws, (1 - rho) / rho, ends)
+        ours = splines.CubicSmoothingSpline(xs, ys, p=p, w=ws, bc_type=bc_type)
+        # interpax: 1e-12 … 9e-11 off at n = 12 (an ad-hoc run)
+        np.testing.assert_allclose(np.asarray(ours(xs)), exact, rtol=0, atol=1e-13,
+                                   err_msg=f"n = {n}, p = {p}")  # fmt: skip
+        for end, at, inner in zip(ends, xs[[0, -1]], xs[[1, -2]]):
+            if end == "not-a-knot":  # the third derivative equal on both sides of x_1
+                jump = ours(inner + 1e-9, 3) - ours(inner - 1e-9, 3)
+                assert abs(float(jump)) < 1e-8 * max(1.0, float(abs(ours(inner, 3))))
+            elif isinstance(end, tuple):
+                np.testing.assert_allclose(ours(at, 2), end[1], atol=1e-10)
+            elif end is not None:
+                np.testing.assert_allclose(ours(at, 1), end, atol=1e-11)
+
+
 @pytest.mark.parametrize("p", [0.3, 0.9])
 def test_end_conditions_match_interpax(p):
     x, y, w = noisy(10, seed=4, columns=(2,))
@@ -133,6 +174,9 @@ def test_end_conditions_match_interpax(p):
         "clamped",
         ((1, np.array([0.5, -1.0])), "natural"),
         ((2, np.zeros(2)), (1, np.array([2.0, 0.0]))),
+        "not-a-knot",
+        ((2, np.array([1.0, -2.0])), "not-a-knot"),
+        ((1, np.array([0.5, -1.0])), (2, np.array([0.3, 0.0]))),
     ]:
         ours = splines.CubicSmoothingSpline(x, y, p=p, w=w, bc_type=bc_type)
         theirs = interpax.CubicSmoothingSpline(x, y, p=p, w=w, bc_type=bc_type)
@@ -150,6 +194,23 @@ def test_p_zero_with_given_slopes_is_the_least_curved_spline():
     shape = 0.5 * t - 1.5 * t**2 / (2 * span)
     expected = shape + np.sum(w * (y - shape)) / np.sum(w)
     np.testing.assert_allclose(np.asarray(spline(x)), expected, rtol=0, atol=1e-12)
+
+
+def test_p_zero_with_second_order_ends():
+    """p = 0 (λ = ∞): not-a-knot ends leave the weighted least-squares line; given second
+    derivatives add the least-curved spline with them that vanishes at every knot (its
+    roughness is all that is left: J = λ (∫ n''² + ∫ z''²), n's part the line's 0)."""
+    x, y, w = noisy(12, seed=8)
+    design = np.stack([np.ones_like(x), x], axis=1)
+    line = design @ np.linalg.solve(design.T @ (w[:, None] * design), design.T @ (w * y))
+    spline = splines.CubicSmoothingSpline(x, y, p=0.0, w=w, bc_type="not-a-knot")
+    np.testing.assert_allclose(np.asarray(spline(x)), line, rtol=0, atol=1e-12)
+    q = np.linspace(x[0], x[-1], 41)
+    zero = splines.CubicSpline(x, np.zeros_like(x), bc_type=((2, 1.0), (2, -2.0)))
+    line = splines.CubicSpline(x, line)  # a line through the line's values
+    spline = splines.CubicSmoothingSpline(x, y, p=0.0, w=w, bc_type=((2, 1.0), (2, -2.0)))
+    for nu in (0, 1, 2):
+        np.testing.assert_allclose(spline(q, nu), zero(q, nu) + line(q, nu), atol=1e-10)
 
 
 def exact_periodic(x, y, w, lam, at):
@@ -292,6 +353,29 @@ def test_scale_free(span, dtype, tol):
     assert np.all(np.isfinite(heavy(q)))
 
 
+@pytest.mark.parametrize(
+    "span, scale", [(1e-30, 1e-30), (1e-30, 1e30), (1e30, 1e-30), (1e30, 1e30)]
+)
+def test_second_order_ends_are_scale_free_in_float32(span, scale):
+    """float32 against float64 on the rounded inputs, within 2e-6 of the data's scale
+    (the rows and the data columns of the 2×2 system each in their own power of two;
+    a second derivative given in the data's units, scale/span², brought to the fit's
+    in products: span² alone overflows)."""
+    x, y, w = noisy(30, seed=4)
+    xs, ys, ws = (x * span).astype(np.float32), (y * scale).astype(np.float32), w.astype(np.float32)
+    q = (np.linspace(0.1, 2.9, 29) * span).astype(np.float32)
+    as64 = lambda a: a.astype(np.float64)  # noqa: E731
+    # Derivatives in the data's units, rounded to float32 (0 where float32 cannot hold them).
+    with np.errstate(over="ignore"):
+        second, slope = (float(np.nan_to_num(np.float32(v), posinf=0.0, neginf=0.0))
+                         for v in (0.5 * scale / span**2, -0.2 * scale / span))  # fmt: skip
+    for bc_type in ["not-a-knot", ((2, second), (1, slope))]:
+        ours = splines.CubicSmoothingSpline(xs, ys, p=0.5, w=ws, bc_type=bc_type)
+        wide = splines.CubicSmoothingSpline(as64(xs), as64(ys), p=0.5, w=as64(ws), bc_type=bc_type)
+        error = np.max(np.abs(as64(np.asarray(ours(q))) - wide(as64(q)))) / np.max(np.abs(ys))
+        assert error < 2.5e-6, (bc_type, error)
+
+
 # ---------------------------------------------------------------- gradients --
 
 
@@ -315,6 +399,21 @@ def test_check_grads_every_argument():
     check_grads(jax.jit(value), args, order=2, modes=("fwd", "rev"), eps=1e-3)
 
 
+def test_check_grads_with_second_order_ends():
+    """Order 2 w.r.t. y, w, p and a traced second derivative; order 1 w.r.t. x."""
+    x, y, w = noisy(8, seed=9)
+
+    def value(x, y, w, p, second):
+        bc_type = ((2, second), "not-a-knot")
+        spline = splines.CubicSmoothingSpline(x, y, p=p, w=w, bc_type=bc_type, check=False)
+        return spline(jnp.linspace(0.2, 2.8, 5))
+
+    data = jax.jit(lambda y, w, p, second: value(x, y, w, p, second))
+    check_grads(data, (y, w, 0.6, 0.7), order=2, modes=("fwd", "rev"))
+    sites = jax.jit(lambda x: value(x, y, w, 0.6, 0.7))
+    check_grads(sites, (x,), order=1, modes=("fwd", "rev"), eps=1e-6)
+
+
 def test_vmap_over_data_is_the_loop():
     x, y, w = noisy(9, seed=6, columns=(4,))
     batched = jax.jit(jax.vmap(_value, in_axes=(None, 1, None, 0)))
@@ -335,13 +434,16 @@ def test_vmap_over_data_is_the_loop():
         (dict(w=-np.ones(5)), r"`w\[0\]` = "),
         (dict(w=np.array([1, 1, np.nan, 1, 1.0])), r"`w\[2\]` = nan"),
         (dict(w=np.ones(4)), "`w` must have the shape"),
-        (dict(bc_type="not-a-knot"), "`bc_type`='not-a-knot'.*not implemented"),
-        (dict(bc_type=("natural", (2, 1.0))), "non-zero second derivatives"),
+        (dict(bc_type="not-a-knot", x=[0.0, 1.0, 2.0]), "at least 4 data sites.*got 3"),
+        (dict(bc_type=("natural", (2, 1.0)), x=[0.0, 1.0]), "at least 3 data sites.*got 2"),
         (dict(bc_type=(1, 0.0)), "`bc_type`"),
     ],
 )
 def test_bad_arguments_raise_naming_them(kwargs, match):
     x, y, _ = noisy(5)
+    if "x" in kwargs:
+        x = kwargs.pop("x")
+        y = y[: len(x)]
     with pytest.raises(ValueError, match=match):
         splines.CubicSmoothingSpline(x, y, **kwargs)
 
@@ -357,10 +459,13 @@ def test_bad_knots_and_values_raise_as_cubic_splines_do():
 def test_bad_traced_data_give_nan_values_and_gradients():
     x, y, w = noisy(6, seed=7)
     f = jax.jit(lambda w, p: jnp.sum(_value(x, y, w, p)))
+    not_a_knot = jax.jit(lambda w, p: jnp.sum(splines.CubicSmoothingSpline(
+        x, y, p=p, w=w, bc_type=((2, 0.5), "not-a-knot"), check=False)(x)))  # fmt: skip
     for bad_w, bad_p in [(w, 1.5), (-w, 0.5), (w * np.r_[1, 1, np.nan, 1, 1, 1], 0.5)]:
-        value, grads = jax.value_and_grad(f, argnums=(0, 1))(bad_w, bad_p)
-        assert np.isnan(value)
-        assert np.all(np.isnan(grads[0])) and np.isnan(grads[1])
+        for fit in (f, not_a_knot):
+            value, grads = jax.value_and_grad(fit, argnums=(0, 1))(bad_w, bad_p)
+            assert np.isnan(value)
+            assert np.all(np.isnan(grads[0])) and np.isnan(grads[1])
 
 
 # ---------------------------------------------- generalised cross-validation --

@@ -14,7 +14,9 @@ import numpy as np
 from jaxtyping import Float, Inexact
 
 from .._interpolate.prepare import ArgumentNames, prepare_fit
+from .._methods.ends import NOT_A_KNOT, PERIODIC
 from .._methods.smoothing import gcv_lambda, periodic_smoothing, smoothing_at_knots, unit_of
+from .._methods.smoothing_ends import smoothing_with_end_rows
 from .._methods.units import knot_units
 from .._pieces.polynomials import cubic_pieces
 from .._utils.columns import column_values, to_columns
@@ -32,7 +34,8 @@ class CubicSmoothingSpline(AbstractPPoly):
     """A cubic smoothing spline of noisy data: interpax's (and csaps')
     ``CubicSmoothingSpline``.
 
-    The natural cubic spline ``f`` with knots ``x`` that minimises
+    The cubic spline ``f`` with knots ``x`` and the end conditions ``bc_type``
+    (natural by default) that minimises
     ``p̂ Σ_i w_i (y_i − f(x_i))² + (1 − p̂) ∫ f''(x)² dx``, where p̂ is ``p`` normalised as csaps does, so that one ``p`` smooths data
     of any span and number of points alike.  An `AbstractPPoly`: it evaluates,
     differentiates, integrates and finds roots as `PPoly`, and `jax.jit`,
@@ -58,11 +61,12 @@ class CubicSmoothingSpline(AbstractPPoly):
         The end conditions, interpax's: ``"natural"`` (f'' = 0, the smoothing
         problem's own), ``"clamped"`` (f' = 0), ``"periodic"`` (period
         ``x[-1] - x[0]``; ``y[0]`` and ``y[-1]`` are both data of the value at
-        ``x[0]``, which need not be equal), or a pair, one per end, of
-        ``"natural"``/``"clamped"`` or ``(order, value)``: ``(1, value)`` a
-        given slope (broadcast to the columns of ``y``; may be traced),
-        ``(2, 0.0)`` natural.  ``"not-a-knot"`` and non-zero second
-        derivatives raise.
+        ``x[0]``, which need not be equal), ``"not-a-knot"`` (one cubic over
+        the first two cells and one over the last two; n ≥ 4), or a pair, one
+        per end, of ``"natural"``/``"clamped"``/``"not-a-knot"`` or ``(order,
+        value)``: ``(1, value)`` a given slope, ``(2, value)`` a given second
+        derivative (n ≥ 3; values broadcast to the columns of ``y``, may be
+        traced).
     extrapolate : bool or "periodic", optional
         Whether to extend the end pieces beyond ``x`` (default; ``"periodic"``
         with ``bc_type="periodic"``), give NaN, or wrap into the period.
@@ -104,8 +108,11 @@ class CubicSmoothingSpline(AbstractPPoly):
     from zero, the period's two conditions exact observations at ``x[-1]``
     (`_methods.smoothing.periodic_smoothing`); two points then give their
     weighted mean (interpax fits the line through them, not periodic).
-    Not-a-knot and non-zero second derivatives constrain the spline's second
-    and third derivatives, which the state does not carry: they raise.
+    Not-a-knot ends and given second derivatives constrain the spline's second
+    and third derivatives, which the state does not carry: the spline is then
+    the natural smoother's, run on the data and on two more columns, plus a
+    spline that vanishes at every knot, joined by a 2×2 system (the two
+    spaces are orthogonal in ∫ f''²; `_methods.smoothing_ends`).
 
     References
     ----------
@@ -159,11 +166,13 @@ class CubicSmoothingSpline(AbstractPPoly):
         p = 0.5 if p is None else p
         p = _parameter(p, x.dtype, bool(check))
         w = _weights(w, x, bool(check))
-        slopes = (
-            (None, None) if periodic else _end_slopes(spec.bc_kinds[0], args.bc_values, bc_type)
+        kinds, values = (
+            ((PERIODIC, PERIODIC), (None, None))
+            if periodic
+            else _end_conditions(spec.bc_kinds[0], args.bc_values, bc_type, x.shape[0])
         )
         breaks, coefficients, end = _fit(
-            x, args.fp, w, p, slopes, spec.axis, spec.column_shape, periodic
+            x, args.fp, w, p, values, spec.axis, spec.column_shape, kinds
         )
         set_fields(
             self,
@@ -207,45 +216,62 @@ def _weights(w, x, check: bool, name: str = "w", sites: str = "x"):
     return w
 
 
-_UNSUPPORTED_ENDS = (
-    "`bc_type`={bc_type!r}: CubicSmoothingSpline takes natural ends, given first "
-    'derivatives ("natural", "clamped", (1, value), (2, 0.0)) and "periodic"; '
-    "not-a-knot and given non-zero second derivatives are not implemented."
-)
-
-
-def _end_slopes(kinds: tuple, values: tuple, bc_type) -> tuple:
-    """Per end, None (natural: f'' = 0) or the given f' (`prepare`'s value; None is 0)."""
-    slopes = []
+def _end_conditions(kinds: tuple, values: tuple, bc_type, n: int) -> tuple:
+    """Per end, a static kind — None (natural: f'' = 0), 1 (a given f'), 2 (a given
+    f'') or not-a-knot — and its value (`prepare`'s; a clamped end's None is 0)."""
+    ends = []
     for kind, value in zip(kinds, values):
         zero = value is None or (is_concrete(value) and not np.any(np.asarray(value)))
         if kind == 2 and zero:
-            slopes.append(None)
-        elif kind == 1:
-            slopes.append(0.0 if value is None else value)
+            ends.append((None, None))
         else:
-            raise ValueError(_UNSUPPORTED_ENDS.format(bc_type=bc_type))
-    return tuple(slopes)
+            ends.append((kind, 0.0 if value is None and kind == 1 else value))
+    kinds, values = zip(*ends)
+    fewest = 4 if NOT_A_KNOT in kinds else 3 if 2 in kinds else 2
+    if n < fewest:
+        raise ValueError(
+            f"`bc_type`={bc_type!r} takes at least {fewest} data sites (a not-a-knot end "
+            f"joins two cells, a given f'' needs an interior knot); got {n}."
+        )
+    return kinds, values
 
 
 @partial(jax.jit, static_argnums=(5, 6, 7))
-def _fit(x, fp, w, p, slopes, axis: int, column_shape: tuple, periodic: bool):
-    """Breaks, coefficients and end values of the smoothing spline (NaN for invalid data);
-    ``slopes``: per end, None (natural) or the given slope; or a periodic spline."""
+def _fit(x, fp, w, p, values, axis: int, column_shape: tuple, kinds: tuple):
+    """Breaks, coefficients and end values of the smoothing spline (NaN for invalid data)
+    with the end conditions ``kinds`` and ``values`` (`_end_conditions`), or periodic."""
     y, _ = to_columns(fp, axis)
     span, widths, scale = _fit_units(x, w)
     noise, drift = _csaps_noises(p, widths, x[-1] / span - x[0] / span, w / scale, scale)
-    if periodic:
+    if kinds[0] == PERIODIC:
         f, s = periodic_smoothing(widths, y, w / scale, noise, drift)
     else:
-        slopes = tuple(  # f' in the fit's unit: dy/d(x/S)
-            None if v is None else column_values(v, column_shape, y.dtype) * span for v in slopes
+        values = tuple(  # in the fit's unit, d^k y / d(x/S)^k (S^k may overflow: k products)
+            None
+            if kind in (None, NOT_A_KNOT)
+            else _times_power(column_values(v, column_shape, y.dtype), span, kind)
+            for kind, v in zip(kinds, values)
         )
-        f, s = smoothing_at_knots(widths, y, w / scale, noise, drift, slopes)
+        if set(kinds) <= {None, 1}:  # conditions on the state: observed by the filter
+            f, s = smoothing_at_knots(widths, y, w / scale, noise, drift, values)
+        else:
+            ends = tuple(
+                (2, jnp.zeros(y.shape[1], y.dtype)) if kind is None else (kind, v)
+                for kind, v in zip(kinds, values)
+            )
+            f, s = smoothing_with_end_rows(widths, y, w / scale, noise, drift, ends)
     breaks, coefficients = cubic_pieces(x, widths, f, s * knot_units(widths)[:, None])
     valid = knots_are_valid(x) & jnp.all((w > 0) & jnp.isfinite(w)) & (p >= 0) & (p <= 1)
     columns = poison(valid) * poison_columns(coefficients, axis=-2)
     return breaks * poison(valid), coefficients * columns[:, None], f[-1] * columns
+
+
+def _times_power(value, unit, k: int):
+    """``value · unit^k`` as k products (a power of two: exact unless the result is out
+    of range, where unit^k alone may be)."""
+    for _ in range(k):
+        value = value * unit
+    return value
 
 
 def _fit_units(x, w):

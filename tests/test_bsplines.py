@@ -411,11 +411,6 @@ def test_concrete_errors_name_the_argument(call, match):
         call()
 
 
-def test_periodic_fit_is_not_implemented():
-    with pytest.raises(NotImplementedError, match="periodic"):
-        make_interp_spline(np.arange(5.0), np.r_[0, 1, 2, 1, 0.0], bc_type="periodic")
-
-
 def test_traced_invalid_data_give_nan_values_and_gradients():
     x = jnp.linspace(0.0, 3.0, 8)
     y = jnp.sin(x)
@@ -461,7 +456,7 @@ def test_no_callbacks_or_conditionals():
 
 # ------------------------------------------------ not-a-knot without pivoting --
 # From n = 2k + 2 sites the not-a-knot fit eliminates its end columns and solves the
-# band of the inner rows without pivoting (`_scipy.bspline_fits._not_a_knot_solve`):
+# band of the inner rows without pivoting (`_scipy.not_a_knot.not_a_knot_solve`):
 # the collocation matrix is totally nonnegative (de Boor & Pinkus 1977).
 
 

@@ -9,7 +9,10 @@ interval l), in the row layout of `_linalg.banded.banded_solve`
   = u = k as scipy's ``gbsv`` call, solved with partial pivoting; with the
   default not-a-knot knots (n ≥ 2k + 2) its ends are reduced and its inner band
   (l = u = ⌊k/2⌋, no interval search) solved without pivoting, which the matrix
-  (totally nonnegative) does not need (`_not_a_knot_solve`);
+  (totally nonnegative) does not need (`not_a_knot.py`);
+- periodic interpolation (``bc_type="periodic"``, `periodic_fits.py`): the n − 1
+  coefficients of one period, a cyclic band solved by Woodbury's identity on the
+  unpivoted banded solve;
 - least squares: the normal equations ``Bᵀ W² B c = Bᵀ W² y`` (scipy's weights
   multiply the residuals), their lower band of width k accumulated by a
   scatter-add of each site's (k+1)² products, solved by LDLᵀ.
@@ -54,6 +57,8 @@ from .bsplines import (
     interval,
     knots_valid,
 )
+from .not_a_knot import not_a_knot_knots, not_a_knot_solve
+from .periodic_fits import make_periodic_spline
 
 _NAMED_ENDS = {"clamped": 1, "natural": 2}
 
@@ -89,14 +94,22 @@ def make_interp_spline(
         nearest each end, for odd k; the midpoints between sites, without
         k/2 at each end, for even k), with end derivatives ``x`` with each end
         repeated k + 1 times; k = 0: ``x`` and its last site, k = 1: ``x`` with
-        each end doubled.
+        each end doubled; ``"periodic"`` (k ≥ 2): scipy's periodic knots, ``x``
+        (odd k) or its cells' midpoints and both ends (even k), continued by k
+        knots at each end whose spacings repeat the period's.  Must be None
+        with ``"periodic"``.
     bc_type : None, str or (start, end), optional
         The end conditions: None or ``"not-a-knot"`` (default), ``"clamped"``
-        (first derivatives 0), ``"natural"`` (second derivatives 0), or a
-        pair ``(start, end)`` of ends, each None, one of those names, or a
-        sequence of ``(order, value)`` pairs of derivatives at that end
-        (order 0 … k; values of ``y``'s shape without ``axis``).
-        ``"periodic"`` is not implemented.
+        (first derivatives 0), ``"natural"`` (second derivatives 0),
+        ``"periodic"``, or a pair ``(start, end)`` of ends, each None, one of
+        the first three names, or a sequence of ``(order, value)`` pairs of
+        derivatives at that end (order 0 … k; values of ``y``'s shape without
+        ``axis``).  ``"periodic"``: ``y[0]`` and ``y[-1]`` along ``axis``
+        equal (as scipy's ``np.allclose(y[0], y[-1], atol=1e-15)``, or to
+        rounding: 64 ulps of the column's largest value), ``y[-1]`` then not
+        used (its gradient is 0); the values and derivatives 1 … k − 1 equal
+        at both ends, and the result extrapolates periodically.  For k = 0 and
+        1, as scipy, the plain spline (``extrapolate=True``).
     axis : int, default 0
         The axis of ``y`` along ``x``.
     check_finite : bool, default True
@@ -105,13 +118,16 @@ def make_interp_spline(
     Returns
     -------
     BSpline
-        Of degree ``k`` on the knots ``t``, ``axis`` as given.
+        Of degree ``k`` on the knots ``t``, ``axis`` as given; with
+        ``bc_type="periodic"`` and k ≥ 2, ``extrapolate="periodic"`` and
+        n + k − 1 coefficients of period n − 1.
 
     Raises
     ------
     ValueError
         ``x`` not 1-D, not strictly increasing (naming ``x[i]``), too few
-        sites for ``k``, shapes of ``x`` and ``y`` that do not match,
+        sites for ``k`` (periodic: 2, or 1 for k = 0), periodic ``y`` whose
+        ends differ (naming the line ``y[:, j]`` and both values), shapes of ``x`` and ``y`` that do not match,
         non-finite concrete data with ``check_finite``, knots not sorted
         (naming ``t[i]``) or of the wrong number, sites outside the knots,
         sites that violate the Schoenberg–Whitney conditions (a singular
@@ -120,7 +136,7 @@ def make_interp_spline(
         these rules give NaN knots and coefficients (every value and gradient
         NaN); a non-finite traced column of ``y`` gives its own column NaN.
     NotImplementedError
-        ``bc_type="periodic"``.
+        ``t`` given with ``bc_type="periodic"`` (k ≥ 1), as in scipy.
     TypeError
         ``k`` not an int.
 
@@ -142,6 +158,14 @@ def make_interp_spline(
     matrix singular to rounding (pivots ~0) gives inf/NaN, where scipy raises
     ``LinAlgError``.
 
+    Periodic fits solve for the n − 1 coefficients of one period: a cyclic
+    band of ⌊k/2⌋ sub- and superdiagonals, by Woodbury's identity on its band
+    without the corners (a section of the totally nonnegative collocation
+    matrix of the periodic extension, solved without pivoting) and a
+    2⌊k/2⌋ × 2⌊k/2⌋ system with partial pivoting; fewer than 2⌊k/2⌋ + 2 sites
+    fold the corners onto the band and solve the small dense system with
+    partial pivoting.
+
     Examples
     --------
     >>> import jax
@@ -155,19 +179,22 @@ def make_interp_spline(
     >>> grad = jax.grad(lambda y: splines.make_interp_spline(x, y)(1.2))(x**3)
     >>> print(np.round(float(grad.sum()), 6))  # the weights of the data sum to 1
     1.0
+    >>> x = jnp.linspace(0.0, 2 * jnp.pi, 9)
+    >>> periodic = splines.make_interp_spline(x, jnp.cos(x), bc_type="periodic")
+    >>> print(np.round(np.asarray(periodic(jnp.array([1.0, 1.0 + 2 * jnp.pi]))), 5))
+    [0.54013 0.54013]
+    >>> print(np.round(np.asarray(periodic(x[jnp.array([0, -1])], nu=2)), 5))  # ends match
+    [-1.05239 -1.05239]
     """
     k = check_degree(k)
     ends = _parse_bc_type(bc_type)
     x, y, t = lists_to_arrays(x, y, t)
     warn_if_x64_disabled(x, y, t)
     x, y, columns, axis = _sites_and_values(x, y, axis)
+    if ends is None:
+        return make_periodic_spline(x, y, k, t, columns, axis, check_finite)
     n = x.shape[0]
     real, dtype = data_dtypes(x, y) if t is None else data_dtypes(x, y, t)
-    if ends is None:
-        raise NotImplementedError(
-            "`bc_type`='periodic' is not implemented for make_interp_spline; use "
-            "splines.CubicSpline(x, y, bc_type='periodic') for k = 3."
-        )
     (left, left_values), (right, right_values) = (
         _end(end, side, k, columns, dtype) for end, side in zip(ends, ("start", "end"))
     )
@@ -333,11 +360,11 @@ def _interp_fit(x, y, t, left_values, right_values, *, k, knots, left, right):
     elif knots == "k1":
         t, c = jnp.concatenate([x[:1], x, x[-1:]]), y
     elif knots == "not-a-knot" and x.shape[0] >= 2 * k + 2:
-        t = _not_a_knot(x, k)
-        c = _not_a_knot_solve(x, y, t, k)  # valid x make valid knots and sites
+        t = not_a_knot_knots(x, k)
+        c = not_a_knot_solve(x, y, t, k)  # valid x make valid knots and sites
     else:
         if knots == "not-a-knot":
-            t = _not_a_knot(x, k)
+            t = not_a_knot_knots(x, k)
         elif knots == "augknt":
             t = jnp.concatenate([jnp.full(k, x[0]), x, jnp.full(k, x[-1])])
         c, fits = _collocation_solve(x, y, t, left_values, right_values, k, left, right)
@@ -372,146 +399,6 @@ def _collocation_solve(x, y, t, left_values, right_values, k: int, left: tuple, 
     rhs = jnp.concatenate([v for v in (left_values, y, right_values) if v is not None])
     band = band.astype(rhs.dtype)
     return banded_solve(band[None], rhs.T, lower=k, upper=k, symmetric=False).T, valid
-
-
-# The not-a-knot system (default knots, no end derivatives), n ≥ 2k + 2 sites.  With
-# s = ⌈k/2⌉ and p = ⌊k/2⌋, site i lies in interval l_i = clip(i + s, k, n − 1) (for odd
-# k the sites are the inner knots, t_{i+s} = x_i; for even k the inner knots are the
-# midpoints around x_i), so row i holds B_{l_i−k} … B_{l_i} at x_i in columns
-# l_i − k … l_i: inside, columns i − p … i + p (for odd k B_{l_i}(x_i) = 0: t_{l_i} = x_i
-# starts its support), a band of p sub- and superdiagonals.  Only the first s rows
-# (columns 0 … k) and the last s (n−1−k … n−1) reach further; the p rows after (before)
-# them reach into their first (last) s columns: each end is a dense k × (k + s) block,
-# and n ≥ 2k + 2 keeps the two apart.
-#
-# The matrix is totally nonnegative (the sites increase and satisfy the Schoenberg–
-# Whitney conditions; de Boor & Pinkus 1977), so Gaussian elimination needs no
-# pivoting: every multiplier and every reduced entry is ≥ 0, and the computed factors
-# satisfy |L||U| ≈ |A|, a componentwise backward-stable solve.  Eliminating columns
-# 0 … s−1 with rows 0 … s−1 (a Schur complement of a TN matrix is TN) leaves rows
-# s … k−1 within the band; the last s columns are eliminated with the last s rows from
-# the bottom up (the same step on the flipped matrix JAJ, also TN).  What remains is
-# the band of rows and columns s … n−1−s, solved without pivoting in one sweep
-# (`_linalg.kernels.banded_scan.ldu_solve`), and the end coefficients follow by back
-# substitution.  No interval search, no placement in a band of width 2k + 1 (the
-# timings: benchmarks/results/cpu_fitting_quick.json).
-
-
-def _not_a_knot_solve(x, y, t, k: int):
-    """The coefficients (n, ncols) of the not-a-knot interpolant (comment above)."""
-    n, s, p = x.shape[0], (k + 1) // 2, k // 2
-    l = np.clip(np.arange(n) + s, k, n - 1)
-    flip = slice(None, None, -1)
-    ends = _end_basis(t, jnp.concatenate([x[:k], x[n - k :]]), np.r_[l[:k], l[n - k :]], k)
-    head = _place(ends[:k], l[:k] - k, k + s)
-    tail = _place(ends[k:], l[n - k :] - (n - s), k + s)[flip, flip]
-    head, head_rows, head_rhs = _reduce_end(head, y[:k], s, p)
-    tail, tail_rows, tail_rhs = _reduce_end(tail, y[n - k :][flip], s, p)
-    inner = jnp.stack(_inner_basis(t, x, k, n - k, k), axis=1)
-    band = jnp.concatenate([head_rows, inner, tail_rows[flip, flip]]).astype(y.dtype)
-    rhs = jnp.concatenate([head_rhs, y[k : n - k], tail_rhs[flip]])
-    c = banded_solve(band[None], rhs.T, lower=p, upper=p, pivoting=False).T
-    start = _back_substitute(*head, c[:k])
-    end = _back_substitute(*tail, c[flip][:k])
-    return jnp.concatenate([start, c, end[flip]])
-
-
-def _place(rows, first, width: int):
-    """Rows of k + 1 values from static columns ``first`` on, in a dense block: a sum of
-    exact products with 0 and 1 (no scatter; no matmul, whose precision may be reduced)."""
-    columns = first[:, None, None] + np.arange(rows.shape[1])[:, None] == np.arange(width)
-    return jnp.sum(rows[:, :, None] * columns, axis=1)
-
-
-def _reduce_end(block, rhs, s: int, p: int):
-    """Eliminate the block's first s columns with its first s rows (no pivoting).
-
-    Returns those rows and their right-hand sides (for `_back_substitute`), and the
-    other p rows in the band layout of the system left (``(p, 2p+1)``, row s + r
-    holding columns s + r − p … s + r + p, those left of column s zero) with theirs.
-    """
-    for c in range(s):
-        m = block[c + 1 :, c : c + 1] / block[c, c]
-        block = jnp.concatenate([block[: c + 1], block[c + 1 :] - m * block[c]])
-        rhs = jnp.concatenate([rhs[: c + 1], rhs[c + 1 :] - m.astype(rhs.dtype) * rhs[c]])
-    rows = [jnp.pad(block[s + r, s : s + r + p + 1], (p - r, 0)) for r in range(p)]
-    rows = jnp.stack(rows) if p else block[:0, : 2 * p + 1]
-    return (block[:s], rhs[:s]), rows, rhs[s:]
-
-
-def _back_substitute(pivot_rows, pivot_rhs, later):
-    """The s unknowns of `_reduce_end`'s pivot rows, given the next k (``later``)."""
-    s = pivot_rows.shape[0]
-    pivot_rows = pivot_rows.astype(later.dtype)[..., None]
-    known = later  # unknowns j+1, j+2, …
-    for j in reversed(range(s)):
-        total = pivot_rhs[j] - jnp.sum(pivot_rows[j, j + 1 :] * known, axis=0)
-        known = jnp.concatenate([(total / pivot_rows[j, j])[None], known])
-    return known[:s]
-
-
-def _end_basis(t, x, l, k: int):
-    """B_{l_i−k+j}(x_i), j = 0 … k ``(rows, k+1)``, for a few sites and their static
-    intervals ``l``: de Boor's recurrence (as `bsplines.basis_values`: ratios of knot
-    differences, then times the values of the level below), each level one array of its
-    j+1 values (a small program: few operations to compile)."""
-    knots = t[l[:, None] + np.arange(1 - k, k + 1)]  # t_{l+o}: column o + k − 1
-    x = x[:, None]
-    h = jnp.ones_like(x)
-    for j in range(1, k + 1):
-        right, left = knots[:, k : k + j], knots[:, k - j : k]  # t_{l+m}, t_{l+m−j}
-        falling, rising = h * ((right - x) / (right - left)), h * ((x - left) / (right - left))
-        h = jnp.pad(falling, ((0, 0), (0, 1))) + jnp.pad(rising, ((0, 0), (1, 0)))
-    return h
-
-
-def _inner_basis(t, x, start: int, stop: int, k: int):
-    """The band's 2p + 1 columns at the inner sites ``start ≤ i < stop`` (interval
-    l_i = i + s): B_{l_i−k+j}(x_i), j = 0 … 2p, by de Boor's recurrence on slices of
-    the knots, with the reciprocals of the knot differences computed once per
-    difference (float32 divides by each: a reciprocal of a difference > 8.5e37 would be
-    subnormal, flushed to 0).  For odd k, t_{l_i} = x_i: B_{l_i}(x_i) = 0 and every
-    term it makes are left out.  The not-a-knot knots leave no empty span around a
-    site: no guard against zero differences (invalid sites make NaN, and the fit is
-    poisoned)."""
-    s, at_knots = (k + 1) // 2, k % 2 == 1
-    x = x[start:stop]
-    divide = jnp.dtype(x.dtype).itemsize <= 4
-
-    def knot(o):  # t_{l+o}
-        return t[start + s + o : stop + s + o]
-
-    h = [jnp.ones_like(x)]
-    for j in range(1, k + 1):
-        a = start + s + 1 - j  # t_{b+j} − t_b, b = l+m−j = a … for m = 1 …
-        differences = t[a + j : stop + s + j] - t[a : stop + s]
-        inverse = differences if divide else 1 / differences
-        new = [None] * (j + 1)
-        for m in range(1, j + 1):
-            if h[m - 1] is None:
-                continue
-            taken = inverse[m - 1 : m - 1 + x.shape[0]]
-
-            def ratio(v, taken=taken):  # of knot differences, O(1): before h multiplies
-                return v / taken if divide else v * taken
-
-            falling = h[m - 1] * ratio(knot(m) - x)
-            new[m - 1] = falling if new[m - 1] is None else new[m - 1] + falling
-            if not (at_knots and m == j):  # x − t_l = 0
-                new[m] = h[m - 1] * ratio(x - knot(m - j))
-        h = new
-    return h[: 2 * (k // 2) + 1]
-
-
-def _not_a_knot(x, k: int):
-    """scipy's ``_not_a_knot``: the sites (odd k) or midpoints (even k), without k2 at each
-    end, and each end site k + 1 times."""
-    if k % 2:
-        half, inner = (k + 1) // 2, x
-    else:
-        half, inner = k // 2, (x[1:] + x[:-1]) / 2
-    inner = inner[half : inner.shape[0] - half]
-    return jnp.concatenate([jnp.full(k + 1, x[0]), inner, jnp.full(k + 1, x[-1])])
 
 
 @partial(jax.jit, static_argnames="k")

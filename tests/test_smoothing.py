@@ -13,7 +13,8 @@ from scipy.interpolate import make_smoothing_spline
 from scipy.optimize import minimize_scalar
 
 import splines
-from splines._methods.smoothing import gcv, gcv_lambda, unit_of
+from splines._methods.smoothing import gcv, gcv_lambda
+from splines._utils.dtypes import span_units
 from splines._utils.minimize import bounded_minimum
 
 
@@ -537,7 +538,7 @@ def test_gcv_lambda_is_scipys(n, noise, monkeypatch):
     x = np.sort(rng.uniform(0.0, 3.0, n))
     y = np.sin(3 * x) + noise * rng.normal(size=n)
     make_smoothing_spline(x, y)
-    unit = float(unit_of(jnp.asarray(x[-1] / 2 - x[0] / 2))) * 2
+    unit = float(span_units(jnp.asarray(x))[1])
     lam = jax.jit(gcv_lambda)(jnp.diff(x) / unit, jnp.asarray(y)[:, None], jnp.ones(n), unit, 1.0)
     np.testing.assert_allclose(lam, found, rtol=1e-6)
 

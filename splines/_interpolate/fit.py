@@ -72,7 +72,7 @@ from .._methods.units import as_dydx, knot_units
 from .._pieces.periodic import close_at_last_knot, fit_periodic, wrap_periodic_knots
 from .._pieces.polynomials import split_last_piece
 from .._utils.columns import column_values, restore_axis, to_columns
-from .._utils.dtypes import power_of_two
+from .._utils.dtypes import span_units
 from .._utils.validate import knots_are_valid, poison, poison_columns
 from .prepare import FitArgs, FitSpec
 
@@ -236,7 +236,7 @@ def _given_as_node(given, mask: int, knots, widths):
     if len(knots) == 1:
         return given * knot_units(widths[0])[:, None]
     for axis in (a for a in range(len(knots)) if mask >> a & 1):
-        given = given * _powers_of_two(knots[axis])[1]
+        given = given * span_units(knots[axis])[1]
     return given
 
 
@@ -359,17 +359,4 @@ def _last_width(xp):
 def in_axis_units(width, breaks):
     """``width`` (any shape) in the unit ``P = 2^k`` of the axis with these ``breaks``:
     ``width · 2^{-k}``, exact (module docstring).  Evaluation uses the same."""
-    return width * _powers_of_two(breaks)[0]
-
-
-def _powers_of_two(breaks):
-    """``(2^{-k}, 2^k)`` with ``2^k`` the power of two just above the span (``k`` clipped
-    so that both are normal): the exponent of ``x_{n-1}/2 − x_0/2`` (no overflow), plus 1.
-
-    Built from the exponent bits, exact; k is a discrete choice with no derivative
-    (the interpolant does not depend on it).
-    """
-    info = jnp.finfo(breaks.dtype)
-    _, e = jnp.frexp(jax.lax.stop_gradient(breaks[-1] / 2 - breaks[0] / 2))
-    k = jnp.clip(e + 1, info.minexp, -info.minexp)  # |k| ≤ 126 (f32), 1022 (f64)
-    return power_of_two(-k, breaks.dtype), power_of_two(k, breaks.dtype)
+    return width * span_units(breaks)[0]

@@ -43,16 +43,8 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from .._utils.dtypes import power_of_two
+from .._utils.dtypes import unit_of
 from .._utils.minimize import bounded_minimum
-
-
-def unit_of(magnitude):
-    """A power of two 2^k with ``magnitude / 2^k`` in [1/2, 1) (k clipped to the normal
-    range; exact, and without a derivative: the answer does not depend on it)."""
-    info = jnp.finfo(magnitude.dtype)
-    _, e = jnp.frexp(jax.lax.stop_gradient(magnitude))
-    return power_of_two(jnp.clip(e, info.minexp + 1, info.maxexp - 1), magnitude.dtype)
 
 
 def smoothing_at_knots(widths, y, w, noise, drift, slopes=(None, None)):

@@ -37,8 +37,9 @@ each data column by one near its largest value.
 import jax.numpy as jnp
 
 from .._linalg.tridiagonal import tridiagonal_solve
+from .._utils.dtypes import unit_of
 from .ends import NOT_A_KNOT
-from .smoothing import _at_least_eps_squared, _balanced, _smooth, unit_of
+from .smoothing import _at_least_eps_squared, _balanced, _smooth
 
 
 def smoothing_with_end_rows(widths, y, w, noise, drift, ends):

@@ -25,10 +25,10 @@ from .._interpolate.fit import in_axis_units
 from .._interpolate.modules import TensorSpline
 from .._interpolate.options import fill_array, parse_grid_extrap, per_axis
 from .._interpolate.prepare import ArgumentNames, prepare_fit
-from .._methods.smoothing import smoothing_at_knots, unit_of
+from .._methods.smoothing import smoothing_at_knots
 from .._methods.units import knot_units
 from .._pieces.polynomials import cubic_pieces
-from .._utils.dtypes import lists_to_arrays, warn_if_x64_disabled
+from .._utils.dtypes import lists_to_arrays, span_units, unit_of, warn_if_x64_disabled
 from .._utils.types import ArrayInput, Extrapolate
 from .._utils.validate import knots_are_valid, poison, poison_columns
 from .smoothing import _csaps_noises, _parameter, _weights
@@ -276,7 +276,7 @@ def _noises(p, widths, w, scale, xp, normalized: bool):
 
 def _cube(xp):
     """P³, the axis' unit cubed (λ's unit; it may overflow: then λ is ∞, or p 0)."""
-    unit = 1 / in_axis_units(jnp.ones_like(xp[0]), xp)
+    unit = span_units(xp)[1]
     return unit * unit * unit
 
 

@@ -15,12 +15,19 @@ from jaxtyping import Float, Inexact
 
 from .._interpolate.prepare import ArgumentNames, prepare_fit
 from .._methods.ends import NOT_A_KNOT, PERIODIC
-from .._methods.smoothing import gcv_lambda, periodic_smoothing, smoothing_at_knots, unit_of
+from .._methods.smoothing import gcv_lambda, periodic_smoothing, smoothing_at_knots
 from .._methods.smoothing_ends import smoothing_with_end_rows
 from .._methods.units import knot_units
 from .._pieces.polynomials import cubic_pieces
 from .._utils.columns import column_values, to_columns
-from .._utils.dtypes import check_real, lists_to_arrays, power_of_two, warn_if_x64_disabled
+from .._utils.dtypes import (
+    check_real,
+    lists_to_arrays,
+    power_of_two,
+    span_units,
+    unit_of,
+    warn_if_x64_disabled,
+)
 from .._utils.types import ArrayInput, BcType, Extrapolate
 from .._utils.validate import is_concrete, knots_are_valid, poison, poison_columns
 from .bsplines import BSpline
@@ -277,8 +284,8 @@ def _times_power(value, unit, k: int):
 def _fit_units(x, w):
     """The fit's units (`_methods.smoothing`'s Scale): S, a power of two above the span,
     the widths in it, and ω, a power of two near the largest weight."""
-    span = unit_of(x[-1] / 2 - x[0] / 2) * 2
-    return span, jnp.diff(x) / span, unit_of(jnp.max(w))
+    inverse, span = span_units(x)
+    return span, jnp.diff(x) * inverse, unit_of(jnp.max(w))
 
 
 def _csaps_noises(p, widths, span, w, scale):

@@ -139,6 +139,25 @@ def power_of_two(k, dtype):
     return jax.lax.bitcast_convert_type(bits, info.dtype)
 
 
+def unit_of(magnitude):
+    """A power of two 2^k with ``magnitude / 2^k`` in [1/2, 1) (k clipped to the normal
+    range; exact, and without a derivative: the answer does not depend on it)."""
+    info = jnp.finfo(magnitude.dtype)
+    _, e = jnp.frexp(jax.lax.stop_gradient(magnitude))
+    return power_of_two(jnp.clip(e, info.minexp + 1, info.maxexp - 1), magnitude.dtype)
+
+
+def span_units(breaks):
+    """``(1/P, P)``, P = 2^k the power of two just above the span of ``breaks`` (the
+    exponent of ``x_{n-1}/2 − x_0/2``, which does not overflow, plus 1; k clipped so
+    that both are normal): the unit in which an axis' widths are at most 1, exact, and
+    without a derivative (no answer depends on it)."""
+    info = jnp.finfo(breaks.dtype)
+    _, e = jnp.frexp(jax.lax.stop_gradient(breaks[-1] / 2 - breaks[0] / 2))
+    k = jnp.clip(e + 1, info.minexp, -info.minexp)  # |k| ≤ 125 (f32), 1021 (f64)
+    return power_of_two(-k, breaks.dtype), power_of_two(k, breaks.dtype)
+
+
 class NotRealError(TypeError, ValueError):
     """A value that is not a real number or array where one is needed.
 

@@ -22,6 +22,9 @@ blocked, medians of interleaved repeats), f32:
              vs Pallas gtsv (``pivoting=True``) — the measurement behind the
              choice in `splines/_linalg/kernels/gpu.py` (on CPU the Pallas
              kernels run in interpret mode: the smoke test checks plumbing only);
+- banded:    the banded primitive's kernels, B systems × n = 256 and one long
+             system: the scan vs the Pallas kernel, LU with and without pivoting
+             ((2, 2) bands) and LDLᵀ (p = 2);
 - queries:   `interp1d` with many queries on n = 1000 knots;
 - grid:      2-D cubic2 on a 256² grid with 1e6 queries, against interpax;
 - grad:      d/d(fp, xp) of a batched loss;
@@ -92,7 +95,7 @@ def _row(case, name, timing, reference=None, moved_bytes=None, roofline=None):
     }  # fmt: skip
 
 
-CASES = ("fit", "solve", "kernel", "queries", "grid", "grad", "tiny")
+CASES = ("fit", "solve", "kernel", "banded", "queries", "grid", "grad", "tiny")
 
 
 def run(sizes, budget, device, cases=CASES):
@@ -156,6 +159,8 @@ def run(sizes, budget, device, cases=CASES):
 
     if "kernel" in cases:
         rows += _kernel_rows(rng, put, sizes, budget, roofline, device.platform == "cpu")
+    if "banded" in cases:
+        rows += _banded_rows(rng, put, sizes, budget, roofline, device.platform == "cpu")
     if "queries" in cases:
         rows += _query_rows(rng, put, sizes, budget, interpax)
     if "grid" in cases:
@@ -251,6 +256,40 @@ def _kernel_rows(rng, put, sizes, budget, roofline, interpret):
             first = next(iter(answers.values()))
             rows += [_row(case, f"{k} (Δ {np.max(np.abs(x - first)) / np.max(np.abs(first)):.0e})",
                           t, ref, 20 * diag.size, roofline)
+                     for (k, t), x in zip(timed.items(), answers.values())]  # fmt: skip
+    return rows
+
+
+def _banded_rows(rng, put, sizes, budget, roofline, interpret):
+    """The banded primitive's kernels, f32, (2, 2) bands (LU with and without pivoting)
+    and p = 2 (LDLᵀ): the scan against the Pallas kernel `kernels/gpu.py` chose for GPUs
+    by the tridiagonal rows, B systems × n = 256 and one long system."""
+    from splines._linalg.kernels.banded_scan import splines_banded_scan
+    from splines._linalg.kernels.pallas_banded import splines_pallas_banded
+
+    kinds = {"LU pivoting": dict(lower=2, upper=2, symmetric=False, pivoting=True),
+             "LU no pivoting": dict(lower=2, upper=2, symmetric=False, pivoting=False),
+             "LDLT": dict(lower=2, upper=0, symmetric=True, pivoting=False)}  # fmt: skip
+    shapes = [(b, sizes["n"]) for b in sizes["kernel_batches"][::2]] + [(sizes["kernel_system"],)]
+    rows = []
+    for shape in shapes:
+        batch, n = shape[:-1], shape[-1]
+        for kind, params in kinds.items():
+            width = params["lower"] + params["upper"] + 1
+            bands = rng.uniform(-1, 1, shape + (width,))
+            bands[..., params["lower"]] = 6.0  # dominant (and SPD for LDLᵀ's lower band)
+            system = put(bands.astype(np.float32), rng.normal(size=shape).astype(np.float32))
+            kernels = {"splines_banded_scan": partial(splines_banded_scan, **params),
+                       "splines_pallas_banded": partial(splines_pallas_banded, **params,
+                                                        interpret=interpret)}  # fmt: skip
+            timed = T.time_interleaved({k: (jax.jit(f), system) for k, f in kernels.items()},
+                                       **budget)  # fmt: skip
+            answers = {k: np.asarray(jax.jit(f)(*system), np.float64) for k, f in kernels.items()}
+            first = next(iter(answers.values()))
+            ref = next(iter(timed.values()))
+            case = f"banded {f'B={batch[0]:.0e} ' if batch else ''}n={n} {kind}"
+            rows += [_row(case, f"{k} (Δ {np.max(np.abs(x - first)) / np.max(np.abs(first)):.0e})",
+                          t, ref, 4 * (width + 2) * int(np.prod(shape)), roofline)
                      for (k, t), x in zip(timed.items(), answers.values())]  # fmt: skip
     return rows
 

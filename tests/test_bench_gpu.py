@@ -16,6 +16,8 @@ CASES = (
     "tiny n=8",
     "kernel B=",
     "kernel n=",
+    "banded B=",
+    "banded n=",
 )
 
 

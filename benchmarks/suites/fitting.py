@@ -14,7 +14,9 @@ observable from scipy's objects), float64, on one noisy sine:
   that system, is inaccurate there, so its λ is too.
 - a batch of smoothing fits: 1000 fits of n = 256 (`jax.vmap` over the data) against
   a Python loop of scipy's.
-- interpolation: `splines.make_interp_spline(x, y, k=5)` against scipy's.
+- interpolation: `splines.make_interp_spline(x, y, k=5)` against scipy's, and
+  ``k=3, bc_type="periodic"`` (the data's last value set to its first).
+- smoothing with not-a-knot ends (p given) against interpax's.
 - the banded solves: `splines.solve_banded((2, 2), ab, b)` and `solveh_banded` (p = 2)
   against scipy's (LAPACK gbsv, pbsv).
 
@@ -24,6 +26,8 @@ Targets (from issue 27, float64, blocked): p given ≥ 2x faster than interpax; 
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import jax
 import jax.numpy as jnp
@@ -61,16 +65,16 @@ def _data(n: int, even: bool = False, batch: int | None = None, seed: int = 0):
     return x, np.sin(x) + 0.3 * rng.normal(size=shape)
 
 
-def _ours_p(x, y, q):
+def _ours_p(x, y, q, bc_type="natural"):
     import splines
 
-    return splines.CubicSmoothingSpline(x, y, p=0.5, check=False)(q)
+    return splines.CubicSmoothingSpline(x, y, p=0.5, bc_type=bc_type, check=False)(q)
 
 
-def _interpax_p(x, y, q):
+def _interpax_p(x, y, q, bc_type="natural"):
     import interpax
 
-    return interpax.CubicSmoothingSpline(x, y, p=0.5, check=False)(q)
+    return interpax.CubicSmoothingSpline(x, y, p=0.5, bc_type=bc_type, check=False)(q)
 
 
 def _ours_lam(x, y, q, lam=LAMBDA):
@@ -97,16 +101,16 @@ def _scipy_loop(x, ys, q):
     return np.stack([make_smoothing_spline(x, y, lam=LAMBDA)(q) for y in ys])
 
 
-def _ours_interp(x, y, q):
+def _ours_interp(x, y, q, k=5, bc_type=None):
     import splines
 
-    return splines.make_interp_spline(x, y, k=5)(q)
+    return splines.make_interp_spline(x, y, k=k, bc_type=bc_type)(q)
 
 
-def _scipy_interp(x, y, q):
+def _scipy_interp(x, y, q, k=5, bc_type=None):
     from scipy.interpolate import make_interp_spline
 
-    return make_interp_spline(x, y, k=5)(q)
+    return make_interp_spline(x, y, k=k, bc_type=bc_type)(q)
 
 
 def _banded(n: int):
@@ -122,12 +126,13 @@ def _device(*arrays):
     return tuple(jnp.asarray(a) for a in arrays)
 
 
-def _build_smoothing(n: int):
+def _build_smoothing(n: int, bc_type: str = "natural"):
     def build():
         x, y = _data(n)
-        out = [Contender(OURS_P, "splines", jax.jit(_ours_p), _device(x, y, QUERIES))]
+        ours, theirs = (partial(f, bc_type=bc_type) for f in (_ours_p, _interpax_p))
+        out = [Contender(OURS_P, "splines", jax.jit(ours), _device(x, y, QUERIES))]
         if installed("interpax"):
-            out.append(Contender(INTERPAX_P, "interpax", jax.jit(_interpax_p),
+            out.append(Contender(INTERPAX_P, "interpax", jax.jit(theirs),
                                  _device(x, y, QUERIES), check=OURS_P))  # fmt: skip
         return out
 
@@ -161,12 +166,15 @@ def _build_batch(batch: int, n: int):
     return build
 
 
-def _build_interp(n: int):
+def _build_interp(n: int, k: int = 5, bc_type: str | None = None):
     def build():
         x, y = _data(n)
-        out = [Contender(OURS_INTERP, "splines", jax.jit(_ours_interp), _device(x, y, QUERIES))]
+        if bc_type == "periodic":
+            y[-1] = y[0]
+        ours, theirs = (partial(f, k=k, bc_type=bc_type) for f in (_ours_interp, _scipy_interp))
+        out = [Contender(OURS_INTERP, "splines", jax.jit(ours), _device(x, y, QUERIES))]
         if installed("scipy"):
-            out.append(Contender(SCIPY_INTERP, "scipy", _scipy_interp, (x, y, QUERIES),
+            out.append(Contender(SCIPY_INTERP, "scipy", theirs, (x, y, QUERIES),
                                  check=OURS_INTERP))  # fmt: skip
         return out
 
@@ -221,6 +229,10 @@ def cases(mode: str) -> list[Case]:
              [Target("≥ 10x faster than scipy's loop", OURS_VMAP, [SCIPY_LOOP], 0.1)]),
         case(f"make_interp_spline k=5 n={size}", _build_interp(n), {"n": n, "k": 5},
              [Target("≥ 2x faster than scipy", OURS_INTERP, [SCIPY_INTERP], 0.5)]),
+        case(f"smoothing p not-a-knot n={size}", _build_smoothing(n, "not-a-knot"),
+             {"n": n, "bc_type": "not-a-knot"}),
+        case(f"make_interp_spline k=3 periodic n={size}", _build_interp(n, 3, "periodic"),
+             {"n": n, "k": 3, "bc_type": "periodic"}),
         case(f"solve_banded (2, 2) n={size}", _build_banded(n, spd=False), {"n": n}),
         case(f"solveh_banded p=2 n={size}", _build_banded(n, spd=True), {"n": n}),
     ]  # fmt: skip

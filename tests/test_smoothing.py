@@ -168,6 +168,25 @@ def test_second_order_ends_match_an_exact_solve(bc_type, ends):
                 np.testing.assert_allclose(ours(at, 1), end, atol=1e-11)
 
 
+def test_not_a_knot_with_a_given_second_derivative_at_large_lambda():
+    """A not-a-knot end with a given f'' ≠ 0 at the other, few sites, p → 0 (λ̂ ≫ 1).
+
+    The not-a-knot row annihilates lines, so its terms are O(1/λ̂); formed from the
+    smoother's O(1) outputs they were off by ε λ̂ of the data when c ≠ 0 (μ ~ λ̂ c): at
+    n = 4, 7e-7 at p = 1e-8 and 0.1 at 1e-14 (`_methods.smoothing_ends`: the large-λ̂
+    form)."""
+    x, y, w = noisy(30, seed=5)
+    xs, ys, ws = x[::7][:4], y[::7][:4], w[::7][:4]
+    for bc_type, ends in [(("not-a-knot", (2, 1.0)), ("not-a-knot", (2, 1.0))),
+                          (((2, 1.0), "not-a-knot"), ((2, 1.0), "not-a-knot"))]:  # fmt: skip
+        for p in (1e-8, 1e-14):
+            rho = p / (p + (1 - p) * csaps_k(xs, ws))
+            exact = exact_values(xs, ys, ws, (1 - rho) / rho, ends)
+            ours = splines.CubicSmoothingSpline(xs, ys, p=p, w=ws, bc_type=bc_type)
+            np.testing.assert_allclose(np.asarray(ours(xs)), exact, rtol=0, atol=1e-12,
+                                       err_msg=f"{bc_type}, p = {p}")  # fmt: skip
+
+
 @pytest.mark.parametrize("p", [0.3, 0.9])
 def test_end_conditions_match_interpax(p):
     x, y, w = noisy(10, seed=4, columns=(2,))

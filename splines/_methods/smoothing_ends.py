@@ -30,6 +30,15 @@ spline is n + z: values f, slopes n' + z'.
 
 In the smoother's noise scales (ν̂, δ̂) = (λ, 1)/max, ν = δ̂ μ keeps both limits
 finite: f = S y − ν̂ S W⁻¹ Aᵀ μ and (ν̂ A S W⁻¹ Aᵀ + δ̂ B Q⁻¹ Bᵀ) μ = A S y − c.
+
+A not-a-knot row is a = K e_j (the third derivative's jump at x_j, j = 1 or n-2, is N's
+roughness gradient there), which vanishes on lines: at λ̂ ≫ 1 its terms are
+O(1/λ̂) differences of the smoother's O(1) outputs, and with c ≠ 0 at the other
+end (μ ~ λ̂ c) their rounding grows as ε λ̂.  For λ̂ ≥ 1 they come from
+S W⁻¹ K = (I − S)/λ̂ and K S = W (I − S)/λ̂ instead: ν̂ S W⁻¹ a = δ̂ (e_j − S e_j)
+(one more smoother column, e_j; its natural spline's moments are 6 T⁻¹ β, the
+row's own solve), and the row times λ̂ reads w_j ((ν̂ u − F)_j μ) + ν̂ (B Q⁻¹ Bᵀ μ)
+= w_j (y_j − (S y)_j), all O(1).
 Each row is scaled by a power of two near its largest entry (A grows like h⁻³),
 each data column by one near its largest value.
 """
@@ -73,15 +82,37 @@ def smoothing_with_end_rows(widths, y, w, noise, drift, ends):
     # that neither μ nor the products forming it over- or underflow.
     unit = unit_of(jnp.maximum(jnp.max(jnp.abs(y), axis=0), jnp.max(jnp.abs(c), axis=0)))
     y, c = y / unit, c / unit
-    columns = jnp.concatenate([y, (a / w).T.astype(y.dtype)], axis=1)
-    f, s, _ = _smooth(h, columns, noise / w, drift)
-    f_y, f_u, s_y, s_u = f[:, :k], f[:, k:], s[:, :k], s[:, k:]
+    u = (a / w).T.astype(y.dtype)  # (n, 2): W⁻¹ Aᵀ
+    knots = [1 if end == 0 else n - 2 for end in range(2)]  # a not-a-knot row is K e_j
+    spikes = [_unit(n, j, h).astype(y.dtype) for j in knots]  # columns for either end's e_j
+    f, s, _ = _smooth(
+        h, jnp.concatenate([y, u, jnp.stack(spikes, axis=1)], axis=1), noise / w, drift
+    )
+    f_y, s_y = f[:, :k], s[:, :k]
+    # F_r = ν̂ S W⁻¹ a_rᵀ, f's change per unit μ_r, and its slopes.
+    large = drift <= noise  # λ̂ ≥ 1, where ν̂ = 1 (`_balanced`)
+    f_u, s_u = noise * f[:, k : k + 2], noise * s[:, k : k + 2]
+    for r, (kind, _) in enumerate(ends):
+        if kind == NOT_A_KNOT:  # ν̂ S W⁻¹ K e_j = δ̂ (e_j − S e_j): no cancellation at large λ̂
+            spike_moments = jnp.concatenate([zero, 6 * solved[r], zero])  # e_j's natural spline
+            spike_slopes = _spline_slopes(spikes[r], spike_moments[:, None], h)[:, 0]
+            f_alt = drift * (spikes[r] - f[:, k + 2 + r]) / scale[r]
+            s_alt = drift * (spike_slopes - s[:, k + 2 + r]) / scale[r]
+            f_u = f_u.at[:, r].set(jnp.where(large, f_alt, f_u[:, r]))
+            s_u = s_u.at[:, r].set(jnp.where(large, s_alt, s_u[:, r]))
     q_inverse_bt = _solve_2x2(q, b.T)
-    system = noise * (a @ f_u) + drift * (b @ q_inverse_bt)
-    mu = _solve_2x2(system, a @ f_y - c)  # (2, k)
+    rows = list(a @ f_u + drift * (b @ q_inverse_bt))
+    targets = list(a @ f_y - c)
+    for r, ((kind, _), j) in enumerate(zip(ends, knots)):
+        if kind == NOT_A_KNOT:  # the row times λ̂, by K S = W (I − S) / λ̂: O(1) terms
+            weight = w[j] / scale[r]
+            row = weight * (noise * u[j] - f_u[j]) + noise * (b @ q_inverse_bt)[r]
+            rows[r] = jnp.where(large, row, rows[r])
+            targets[r] = jnp.where(large, weight * (y[j] - f_y[j]), targets[r])
+    mu = _solve_2x2(jnp.stack(rows), jnp.stack(targets))  # (2, k)
     moments = z_moments @ (-drift * q_inverse_bt @ mu)  # Z's part (n, k)
-    f = f_y - noise * (f_u @ mu)
-    s = s_y - noise * (s_u @ mu) + _slopes_of_zero_values(moments, h)
+    f = f_y - f_u @ mu
+    s = s_y - s_u @ mu + _spline_slopes(jnp.zeros_like(moments), moments, h)
     return f * unit, s * unit
 
 
@@ -134,13 +165,16 @@ def _roughness(moments, h):
     return inner(left, left) + (inner(left, right) + inner(right, left)) / 2 + inner(right, right)
 
 
-def _slopes_of_zero_values(moments, h):
-    """f' at the knots of the spline that vanishes at every knot with second derivatives
-    ``moments (n, k)``: −h_i (2 m_i + m_{i+1})/6 from each cell's left, and
-    h (m_{n-2} + 2 m_{n-1})/6 at the last knot."""
+def _spline_slopes(values, moments, h):
+    """f' at the knots of the cubic spline with ``values`` and second derivatives
+    ``moments`` ``(n, k)`` there: Δf_i/h_i − h_i (2 m_i + m_{i+1})/6 from each cell's
+    left, and Δf/h + h (m_{n-2} + 2 m_{n-1})/6 at the last knot."""
     cells = h[:, None]
-    left = -cells * (2 * moments[:-1] + moments[1:]) / 6
-    last = cells[-1] * (moments[-2] + 2 * moments[-1]) / 6
+    if values.ndim == 1:
+        values = values[:, None]
+    rise = (values[1:] - values[:-1]) / cells
+    left = rise - cells * (2 * moments[:-1] + moments[1:]) / 6
+    last = rise[-1] + cells[-1] * (moments[-2] + 2 * moments[-1]) / 6
     return jnp.concatenate([left, last[None]])
 
 

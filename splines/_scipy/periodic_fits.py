@@ -54,6 +54,7 @@ import numpy as np
 from .._linalg.banded import banded_solve
 from .._utils.dtypes import data_dtypes
 from .._utils.validate import (
+    check_ends_match_eagerly,
     check_knots_eagerly,
     check_values_eagerly,
     ends_match,
@@ -112,18 +113,9 @@ def _check_eagerly(x, y, axis: int, eps: float, check_finite: bool) -> None:
         check_values_eagerly(y, "y")
     if x.shape[0] > 1:
         check_knots_eagerly(x, "x")
-    lines = y.reshape(y.shape[0], -1)
-    with np.errstate(invalid="ignore", over="ignore"):
-        mismatch = np.flatnonzero(~ends_agree(lines, eps, np))
-    if mismatch.size:
-        j = mismatch[0]
-        index = [str(i) for i in np.unravel_index(j, y.shape[1:])]
-        index.insert(axis, ":")
-        raise ValueError(
-            "`bc_type`='periodic' needs the first and last values of `y` along `axis` to be "
-            f"equal; `y[{', '.join(index)}]` starts at {lines[0, j]} and ends at "
-            f"{lines[-1, j]}."
-        )
+    check_ends_match_eagerly(
+        np.moveaxis(y, 0, axis), axis, "y", "`bc_type`='periodic'", eps, agree=ends_agree
+    )
 
 
 @partial(jax.jit, static_argnames=("k", "eps"))

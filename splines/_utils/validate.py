@@ -347,14 +347,16 @@ def check_merged_values_eagerly(
             )
 
 
-def check_ends_match_eagerly(values, axis: int, name: str, what: str, eps) -> None:
-    """Raise naming the first line of ``values`` along ``axis`` whose two ends differ.
+def check_ends_match_eagerly(values, axis: int, name: str, what: str, eps, agree=None) -> None:
+    """Raise naming the first line of ``values`` along ``axis`` whose two ends differ
+    (`ends_match`, or ``agree(lines, eps, np)`` per line of ``(n, lines)``).
 
     The line is written as an index with ``:`` along ``axis``, e.g. ``fp[2, :, 1]``.
     """
     moved = np.moveaxis(values, axis, 0)
     lines = moved.reshape(moved.shape[0], -1)
-    mismatch = np.flatnonzero(~ends_match(lines, eps, np))
+    with np.errstate(invalid="ignore", over="ignore"):
+        mismatch = np.flatnonzero(~(agree or ends_match)(lines, eps, np))
     if mismatch.size:
         j = mismatch[0]
         index = [str(i) for i in np.unravel_index(j, moved.shape[1:])]

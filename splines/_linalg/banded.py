@@ -376,7 +376,7 @@ def _batch(args, dims, **params):
 
 
 _PARAMS = ("lower", "upper", "symmetric", "pivoting")
-_KERNELS = {"cpu": splines_banded_scan, "cuda": gpu.banded(), "rocm": gpu.banded()}
+_GPU_KERNELS = {"cuda": gpu.banded(), "rocm": gpu.banded()}  # elsewhere the scans
 
 
 def _impl(rows, rhs, **params):
@@ -388,7 +388,7 @@ def _impl(rows, rhs, **params):
 
 @partial(jax.jit, static_argnames=(*_PARAMS, "platform"))
 def _compiled(rows, rhs, *, platform, **params):
-    return _KERNELS.get(platform, splines_banded_scan)(rows, rhs, **params)
+    return _GPU_KERNELS.get(platform, splines_banded_scan)(rows, rhs, **params)
 
 
 banded_solve_p.def_impl(_impl)
@@ -397,7 +397,7 @@ ad.primitive_jvps[banded_solve_p] = _jvp
 ad.primitive_transposes[banded_solve_p] = _transpose
 batching.primitive_batchers[banded_solve_p] = _batch
 mlir.register_lowering(banded_solve_p, mlir.lower_fun(splines_banded_scan, multiple_results=False))
-for _platform, _kernel in _KERNELS.items():
+for _platform, _kernel in _GPU_KERNELS.items():
     mlir.register_lowering(
         banded_solve_p, mlir.lower_fun(_kernel, multiple_results=False), platform=_platform
     )

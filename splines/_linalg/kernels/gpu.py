@@ -25,6 +25,8 @@ splines`` (importing Pallas takes ~0.6 s).  ``interpret=True`` runs the
 Pallas kernel on any platform: the CPU tests of this choice.
 """
 
+from functools import partial
+
 import jax.numpy as jnp
 
 from ..._utils.dtypes import compute_dtype
@@ -38,30 +40,31 @@ thomas = splines_cusparse_gtsv
 def pivoting(interpret: bool = False):
     """The GPU's pivoting kernel; ``interpret``: its Pallas kernel in interpret mode."""
 
-    def solve(lower, diag, upper, rhs):
-        if jnp.issubdtype(rhs.dtype, jnp.complexfloating):
-            return splines_gtsv_scan(lower, diag, upper, rhs)
+    def pallas(*system, interpret):
         from .pallas_gtsv import splines_pallas_gtsv
 
-        wide = compute_dtype(rhs.dtype)  # float32 for half precision
-        system = (a.astype(wide) for a in (lower, diag, upper, rhs))
-        return splines_pallas_gtsv(*system, interpret=interpret).astype(rhs.dtype)
+        return splines_pallas_gtsv(*system, interpret=interpret)
 
-    return solve
+    return partial(_real_in_pallas, pallas, splines_gtsv_scan, interpret=interpret)
 
 
 def banded(interpret: bool = False):
     """The GPU's banded kernel; ``interpret``: its Pallas kernel in interpret mode."""
 
-    def solve(rows, rhs, **params):
-        if jnp.issubdtype(rhs.dtype, jnp.complexfloating):
-            return splines_banded_scan(rows, rhs, **params)
+    def pallas(*system, interpret, **params):
         from .pallas_banded import splines_pallas_banded
 
-        wide = compute_dtype(rhs.dtype)  # float32 for half precision
-        x = splines_pallas_banded(
-            rows.astype(wide), rhs.astype(wide), **params, interpret=interpret
-        )
-        return x.astype(rhs.dtype)
+        return splines_pallas_banded(*system, **params, interpret=interpret)
 
-    return solve
+    return partial(_real_in_pallas, pallas, splines_banded_scan, interpret=interpret)
+
+
+def _real_in_pallas(pallas, scan, *operands, interpret, **params):
+    """``pallas`` on real operands, half precision solved in float32 and rounded back;
+    complex ones (Triton has none) by ``scan``.  The last operand is the right-hand side."""
+    dtype = operands[-1].dtype
+    if jnp.issubdtype(dtype, jnp.complexfloating):
+        return scan(*operands, **params)
+    wide = compute_dtype(dtype)  # float32 for half precision
+    x = pallas(*(a.astype(wide) for a in operands), interpret=interpret, **params)
+    return x.astype(dtype)

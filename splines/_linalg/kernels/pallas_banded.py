@@ -20,7 +20,7 @@ tensors need power-of-two shapes, a window of l+1 rows has none):
 
 A zero pivot gives inf/NaN, and an LDLᵀ pivot ≤ 0 NaN, as in the scans.  Real
 dtypes only (Triton has no complex numbers).  Arithmetic tested on CPU in
-interpret mode (tests/test_kernels.py), CUDA program in tests/test_lowering.py.
+interpret mode and its CUDA program by lowering (tests/test_banded.py).
 """
 
 from functools import partial

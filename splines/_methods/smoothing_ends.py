@@ -15,7 +15,7 @@ M = (M_0, M_{n-1})).  For n ∈ N and z ∈ Z, integrating by parts,
     ∫ n'' z'' = [n'' z']_{x_0}^{x_{n-1}} − Σ_cells n''' (z(x_{i+1}) − z(x_i)) = 0,
 
 so J(n + z) = Σ w (y − f)² + λ fᵀ K f + λ Mᵀ Q M (K: N's roughness, Q: Z's,
-2×2).  With the two end conditions as A f + B M = c (rows of `_end_rows`), the
+2×2).  With the two end conditions as A f + B M = c (rows of `_end_row`), the
 stationary point of the Lagrangian is
 
     f = S y − λ S W⁻¹ Aᵀ ν,      M = −Q⁻¹ Bᵀ ν,
@@ -84,31 +84,31 @@ def smoothing_with_end_rows(widths, y, w, noise, drift, ends):
     y, c = y / unit, c / unit
     u = (a / w).T.astype(y.dtype)  # (n, 2): W⁻¹ Aᵀ
     knots = [1 if end == 0 else n - 2 for end in range(2)]  # a not-a-knot row is K e_j
-    spikes = [_unit(n, j, h).astype(y.dtype) for j in knots]  # columns for either end's e_j
-    f, s, _ = _smooth(
-        h, jnp.concatenate([y, u, jnp.stack(spikes, axis=1)], axis=1), noise / w, drift
-    )
+    spiked = [r for r, (kind, _) in enumerate(ends) if kind == NOT_A_KNOT]
+    spikes = {r: _unit(n, knots[r], h).astype(y.dtype) for r in spiked}  # e_j, one column each
+    columns = jnp.concatenate([y, u] + [spikes[r][:, None] for r in spiked], axis=1)
+    f, s, _ = _smooth(h, columns, noise / w, drift)
     f_y, s_y = f[:, :k], s[:, :k]
     # F_r = ν̂ S W⁻¹ a_rᵀ, f's change per unit μ_r, and its slopes.
     large = drift <= noise  # λ̂ ≥ 1, where ν̂ = 1 (`_balanced`)
     f_u, s_u = noise * f[:, k : k + 2], noise * s[:, k : k + 2]
-    for r, (kind, _) in enumerate(ends):
-        if kind == NOT_A_KNOT:  # ν̂ S W⁻¹ K e_j = δ̂ (e_j − S e_j): no cancellation at large λ̂
-            spike_moments = jnp.concatenate([zero, 6 * solved[r], zero])  # e_j's natural spline
-            spike_slopes = _spline_slopes(spikes[r], spike_moments[:, None], h)[:, 0]
-            f_alt = drift * (spikes[r] - f[:, k + 2 + r]) / scale[r]
-            s_alt = drift * (spike_slopes - s[:, k + 2 + r]) / scale[r]
-            f_u = f_u.at[:, r].set(jnp.where(large, f_alt, f_u[:, r]))
-            s_u = s_u.at[:, r].set(jnp.where(large, s_alt, s_u[:, r]))
+    for column, r in enumerate(spiked, start=k + 2):
+        # ν̂ S W⁻¹ K e_j = δ̂ (e_j − S e_j): no cancellation at large λ̂
+        spike_moments = jnp.concatenate([zero, 6 * solved[r], zero])  # e_j's natural spline
+        spike_slopes = _spline_slopes(spikes[r], spike_moments[:, None], h)[:, 0]
+        f_alt = drift * (spikes[r] - f[:, column]) / scale[r]
+        s_alt = drift * (spike_slopes - s[:, column]) / scale[r]
+        f_u = f_u.at[:, r].set(jnp.where(large, f_alt, f_u[:, r]))
+        s_u = s_u.at[:, r].set(jnp.where(large, s_alt, s_u[:, r]))
     q_inverse_bt = _solve_2x2(q, b.T)
     rows = list(a @ f_u + drift * (b @ q_inverse_bt))
     targets = list(a @ f_y - c)
-    for r, ((kind, _), j) in enumerate(zip(ends, knots)):
-        if kind == NOT_A_KNOT:  # the row times λ̂, by K S = W (I − S) / λ̂: O(1) terms
-            weight = w[j] / scale[r]
-            row = weight * (noise * u[j] - f_u[j]) + noise * (b @ q_inverse_bt)[r]
-            rows[r] = jnp.where(large, row, rows[r])
-            targets[r] = jnp.where(large, weight * (y[j] - f_y[j]), targets[r])
+    for r in spiked:  # the row times λ̂, by K S = W (I − S) / λ̂: O(1) terms
+        j = knots[r]
+        weight = w[j] / scale[r]
+        row = weight * (noise * u[j] - f_u[j]) + noise * (b @ q_inverse_bt)[r]
+        rows[r] = jnp.where(large, row, rows[r])
+        targets[r] = jnp.where(large, weight * (y[j] - f_y[j]), targets[r])
     mu = _solve_2x2(jnp.stack(rows), jnp.stack(targets))  # (2, k)
     moments = z_moments @ (-drift * q_inverse_bt @ mu)  # Z's part (n, k)
     f = f_y - f_u @ mu

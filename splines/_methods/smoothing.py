@@ -39,12 +39,17 @@ largest weight 1 (powers of two, exact): x̂ = x / S, ŵ = w / ω, so λ̂ = λ 
 (S³ ω).  The pieces take slopes in units of their cell (s_i h_i).
 """
 
+from functools import partial
+
 import jax
 import jax.numpy as jnp
 from jax import lax
 
+from .._linalg.kernels.per_platform import per_platform
 from .._utils.dtypes import unit_of
 from .._utils.minimize import bounded_minimum
+from . import smoothing_gpu
+from . import smoothing_steps as steps
 
 
 def smoothing_at_knots(widths, y, w, noise, drift, slopes=(None, None)):
@@ -97,7 +102,7 @@ def periodic_smoothing(widths, y, w, noise, drift):
     zero = jnp.zeros_like(v[0])
     start = ((jnp.zeros_like(first),) * 2, (zero, zero, zero))  # δ_0 = 0 exactly
     filtered, predicted = _filter(start, widths[:-1], columns[1:-1], v[1:], drift)
-    last = _predict(*jax.tree.map(lambda a: a[-1], filtered), widths[-1], drift)  # no datum
+    last = steps.predict(*jax.tree.map(lambda a: a[-1], filtered), widths[-1], drift)  # no datum
     filtered, predicted = (
         jax.tree.map(lambda a, b: jnp.concatenate([a, b[None]]), states, last)
         for states in (filtered, predicted)
@@ -223,13 +228,22 @@ def _at_least_eps_squared(scale):
 def _smooth(h, y, noise, drift, slopes=(None, None), variances=False):
     """Smoothed f ``(n, k)``, f' ``(n, k)`` and, with ``variances``, Var(f_i | y) ``(n,)``
     (else None), with observation noise variances ``noise`` ``(n,)``, the process noise
-    scale ``drift`` and the given end slopes (`smoothing_at_knots`)."""
+    scale ``drift`` and the given end slopes (`smoothing_at_knots`).  With natural ends
+    a GPU runs it as one kernel (`smoothing_gpu`), elsewhere as scans."""
     left, right = slopes
     if y.shape[0] == 2 and left is None and right is None:  # the line through both: H = I
         s = jnp.broadcast_to((y[1] - y[0]) / h[0], y[0].shape)
         return y, jnp.stack([s, s]), noise if variances else None
+    if left is None and right is None:
+        f, s, *var = _NATURAL[variances](h, y, noise, jnp.asarray(drift, noise.dtype))
+        return f, s, var[0] if variances else None
+    return _scans(h, y, noise, drift, slopes, variances)
+
+
+def _scans(h, y, noise, drift, slopes, variances):
+    left, right = slopes
     if left is None:  # a flat prior: the state at x_1 from y_0 and y_1
-        first, start = 1, _start(h[0], y[0], y[1], noise[0], noise[1], drift)
+        first, start = 1, steps.start(h[0], y[0], y[1], noise[0], noise[1], drift)
     else:  # f_0 from y_0 alone, f'_0 given
         zero = jnp.zeros_like(noise[0])
         first, start = 0, ((y[0], jnp.broadcast_to(left, y[0].shape)), (noise[0], zero, zero))
@@ -241,9 +255,20 @@ def _smooth(h, y, noise, drift, slopes=(None, None), variances=False):
     if left is not None:
         return f, s, var
     at_one = (f[0], s[0]), tuple(c[0] for c in smoothed)
-    f0, s0, var0 = _first_knot(*at_one, h[0], y[0], noise[0], drift)
+    f0, s0, var0 = steps.first_knot(*at_one, h[0], y[0], noise[0], drift)
     f, s = (jnp.concatenate([a[None], b]) for a, b in ((f0, f), (s0, s)))
     return f, s, jnp.concatenate([var0[None], var]) if variances else None
+
+
+def _natural(variances):
+    def scans(h, y, noise, drift):
+        return _scans(h, y, noise, drift, (None, None), variances)[: 2 + variances]
+
+    gpu = partial(smoothing_gpu.natural_fit, variances=variances)
+    return per_platform(scans, gpu, name="splines_natural_smoother")
+
+
+_NATURAL = {variances: _natural(variances) for variances in (False, True)}
 
 
 def _with_last_slope(filtered, slope):
@@ -257,31 +282,6 @@ def _with_last_slope(filtered, slope):
     return mean, cov
 
 
-def _start(h, y0, y1, v0, v1, drift):
-    """The state at x_1 given y_0, y_1 and a flat prior at x_0: (f, s), (p00, p01, p11)."""
-    d1, d0 = v1, v0 + drift * h**3 / 3
-    return (y1, (y1 - y0) / h), (d1, d1 / h, (d1 + d0) / (h * h))
-
-
-def _predict(mean, cov, h, drift):
-    """``T a`` and ``T P Tᵀ + ρ Q_h``."""
-    return _predict_mean(mean, h), _predict_cov(cov, h, drift)
-
-
-def _predict_mean(mean, h):
-    f, s = mean
-    return f + h * s, s
-
-
-def _predict_cov(cov, h, drift):
-    p00, p01, p11 = cov
-    return (
-        p00 + 2 * h * p01 + h * h * p11 + drift * h**3 / 3,
-        p01 + h * p11 + drift * h * h / 2,
-        p11 + drift * h,
-    )
-
-
 # The covariances and gains do not depend on the data: with more than one column, one
 # scan of scalars finds them and the means, linear in the data, follow in a scan whose
 # steps are a few products per column.  XLA:CPU runs such scans as one native loop,
@@ -290,46 +290,31 @@ def _predict_cov(cov, h, drift):
 
 
 def _filter(start, h, y, v, drift):
-    """Filtered states at knots 1 … n-1 and the predictions at knots 2 … n-1.
-
-    K = P⁻ e_0 / (P⁻_00 + v),   â = â⁻ + K (y − f̂⁻),   P = P⁻ − K e_0ᵀ P⁻.
-    """
+    """Filtered states at knots 1 … n-1 and the predictions at knots 2 … n-1."""
     start_mean, start_cov = start
-
-    def covariance_step(cov, h, v):
-        q00, q01, q11 = predicted = _predict_cov(cov, h, drift)
-        total = q00 + v  # the innovation's variance
-        new = (q00 * v / total, q01 * v / total, q11 - q01 * q01 / total)
-        return new, predicted, (q00 / total, q01 / total)
-
-    def mean_step(mean, h, y, gains):
-        mf, ms = _predict_mean(mean, h)
-        innovation = y - mf
-        return mf + gains[0] * innovation, ms + gains[1] * innovation
-
     if y.shape[1] == 1:
 
         def step(state, xs):
             h, y, v = xs
-            cov, predicted_cov, gains = covariance_step(state[1], h, v)
-            new = (mean_step(state[0], h, y, gains), cov)
+            cov, predicted_cov, gains = steps.covariance_step(state[1], h, v, drift)
+            new = (steps.mean_step(state[0], h, y, gains), cov)
             return new, (new, predicted_cov)
 
         _, ((mean, cov), predicted_cov) = lax.scan(step, start, (h, y, v))
     else:
 
         def data_free_step(cov, xs):
-            cov, predicted_cov, gains = covariance_step(cov, *xs)
+            cov, predicted_cov, gains = steps.covariance_step(cov, *xs, drift)
             return cov, (cov, predicted_cov, gains)
 
         def data_step(mean, xs):
-            mean = mean_step(mean, xs[0], xs[1], xs[2:])
+            mean = steps.mean_step(mean, xs[0], xs[1], xs[2:])
             return mean, mean
 
         _, (cov, predicted_cov, gains) = lax.scan(data_free_step, start_cov, (h, v))
         _, mean = lax.scan(data_step, start_mean, (h, y) + gains)
     mean = _prepend(start_mean, mean)
-    predicted_mean = _predict_mean(jax.tree.map(lambda a: a[:-1], mean), h[:, None])
+    predicted_mean = steps.predict_mean(jax.tree.map(lambda a: a[:-1], mean), h[:, None])
     return (mean, _prepend(start_cov, cov)), (predicted_mean, predicted_cov)
 
 
@@ -339,26 +324,14 @@ def _prepend(first, rest):
 
 def _smoother(filtered, predicted, h, variances=False):
     """Rauch–Tung–Striebel from the last knot back to knot 1: f, f' and, with
-    ``variances``, the smoothed covariance (p00, p01, p11) at knots 1 … n-1.
-
-        G = P_i Tᵀ (P⁻_{i+1})⁻¹,   a_i = â_i + G (a_{i+1} − â⁻_{i+1}),
-        P_i^s = P_i + G (P^s_{i+1} − P⁻_{i+1}) Gᵀ.
-    """
-    (f, s), (p00, p01, p11) = filtered
-    _, (q00, q01, q11) = predicted
-    c00, c01, c11 = p00[:-1], p01[:-1], p11[:-1]  # P_i for the steps i = n-2 … 1
-    # P Tᵀ = [[c00 + h c01, c01], [c01 + h c11, c11]]; (P⁻)⁻¹ = adj(P⁻) / det.
-    det = q00 * q11 - q01 * q01
-    t00, t01, t10, t11 = c00 + h * c01, c01, c01 + h * c11, c11
-    g00, g01 = (t00 * q11 - t01 * q01) / det, (t01 * q00 - t00 * q01) / det
-    g10, g11 = (t10 * q11 - t11 * q01) / det, (t11 * q00 - t10 * q01) / det
-    gains = (g00, g01, g10, g11)
+    ``variances``, the smoothed covariance (p00, p01, p11) at knots 1 … n-1."""
+    (f, s), cov = filtered
+    _, predicted_cov = predicted
+    inner = tuple(c[:-1] for c in cov)  # P_i for the steps i = n-2 … 1
+    gains = steps.smoother_gains(inner, predicted_cov, h)
 
     def mean_step(after, xs):
-        fa, sa = after
-        mf, ms, h, g00, g01, g10, g11 = xs
-        df, ds = fa - (mf + h * ms), sa - ms
-        new = (mf + g00 * df + g01 * ds, ms + g10 * df + g11 * ds)
+        new = steps.smoothed_mean(after, xs[:2], xs[2], xs[3:])
         return new, new
 
     last = (f[-1], s[-1])
@@ -368,32 +341,9 @@ def _smoother(filtered, predicted, h, variances=False):
         return means
 
     def covariance_step(after, xs):
-        a00, a01, a11 = after
-        c00, c01, c11, q00, q01, q11, g00, g01, g10, g11 = xs
-        e00, e01, e11 = a00 - q00, a01 - q01, a11 - q11
-        r00 = g00 * (g00 * e00 + g01 * e01) + g01 * (g00 * e01 + g01 * e11)  # G E Gᵀ
-        r01 = g00 * (g10 * e00 + g11 * e01) + g01 * (g10 * e01 + g11 * e11)
-        r11 = g10 * (g10 * e00 + g11 * e01) + g11 * (g10 * e01 + g11 * e11)
-        new = (c00 + r00, c01 + r01, c11 + r11)
+        new = steps.smoothed_cov(after, xs[:3], xs[3:6], xs[6:])
         return new, new
 
-    last = (p00[-1], p01[-1], p11[-1])
-    _, rest = lax.scan(covariance_step, last, (c00, c01, c11, q00, q01, q11) + gains, reverse=True)
+    last = tuple(c[-1] for c in cov)
+    _, rest = lax.scan(covariance_step, last, inner + predicted_cov + gains, reverse=True)
     return means + tuple(jnp.concatenate([r, a[None]]) for r, a in zip(rest, last))
-
-
-def _first_knot(mean, cov, h, y0, v0, drift):
-    """a_0 from the smoothed a_1 = ``mean`` and y_0, with a_0 | a_1 ~ N(T⁻¹ a_1,
-    ρ [[h³/3, −h²/2], [−h²/2, h]]): f_0, f'_0 and Var f_0 (None without the smoothed
-    covariance ``cov`` of a_1, ``()``)."""
-    (f1, s1), c00, c01 = mean, drift * h**3 / 3, -drift * h * h / 2
-    total = c00 + v0
-    prior = f1 - h * s1
-    innovation = y0 - prior
-    f0, s0 = prior + c00 / total * innovation, s1 + c01 / total * innovation
-    if not cov:
-        return f0, s0, None
-    var1, cov1, var_s1 = cov
-    # Var f_0 = c00 v0 / total + (v0 / total)² Var(f_1 − h s_1)
-    carried = var1 - 2 * h * cov1 + h * h * var_s1
-    return f0, s0, c00 * v0 / total + jnp.square(v0 / total) * carried

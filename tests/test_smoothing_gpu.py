@@ -11,7 +11,7 @@ from _lowered import custom_calls, lowered_text
 
 import splines
 from splines._methods import smoothing
-from splines._methods.smoothing_gpu import natural_fit, smooth_in_lanes
+from splines._methods.smoothing_gpu import gcv_search, natural_fit, smooth_in_lanes
 
 
 def fits(rng, lanes, n, dtype=np.float64, narrowest=0.05):
@@ -106,6 +106,33 @@ def test_derivatives_are_the_scans():
     jax.test_util.check_grads(smoothing._NATURAL[True], args, order=2, modes=("fwd", "rev"))
 
 
+@pytest.mark.parametrize("n", [3, 5, 20])
+def test_gcv_search_kernel_takes_the_scans_steps(n):
+    """Every lane runs scipy's Brent steps (`_utils.minimize`) on the kernel's criterion:
+    the scans' λ to within the search's own tolerance (2 (√ε λ + xatol/3); the criterion's
+    rounding can steer a step), and the same GCV there, in 2-D batches.  At n = 3 the
+    criterion is flat (every λ leaves one residual degree of freedom), so only GCV's
+    value is the scans'."""
+    rng = np.random.default_rng(n)
+    sites = np.sort(rng.uniform(0.0, 1.0, (2, 3, n)), axis=-1)
+    widths = jnp.asarray(np.diff(sites, axis=-1))
+    column = jnp.asarray(np.sin(6 * sites) + 0.2 * rng.normal(size=sites.shape))
+    w = jnp.asarray(rng.uniform(0.5, 1.0, sites.shape))
+    unit, scale = jnp.full((2, 3), 2.0), jnp.full((2, 3), 0.5)
+    ours = gcv_search(2, widths, column, w, unit, scale, interpret=True)
+    (theirs,) = jax.jit(jax.vmap(jax.vmap(smoothing._search)))(widths, column, w, unit, scale)
+    assert ours.shape == (2, 3)
+    criterion = jax.jit(jax.vmap(jax.vmap(smoothing._criterion)))
+    np.testing.assert_allclose(
+        criterion(ours, widths, column, w, unit, scale),
+        criterion(theirs, widths, column, w, unit, scale),
+        rtol=1e-8,  # (a minimum on the interval's end: G's slope times the λs' difference)
+    )
+    if n > 3:
+        tolerance = 2 * (np.sqrt(2.2e-16) * np.abs(theirs) + 1e-5 / 3)
+        assert np.all(np.abs(ours - theirs) <= tolerance)
+
+
 x = np.linspace(0.0, 1.0, 40)
 
 
@@ -128,6 +155,26 @@ def test_cuda_program_is_one_kernel_call_per_fit(name, program, args):
         assert forbidden not in text
     assert custom_calls(text) == ["__gpu$xla.gpu.triton"]
     assert "splines_pallas_smoother" in text
+
+
+@pytest.mark.parametrize(
+    "name, program, args",
+    [
+        ("make_smoothing_spline", lambda x, y: splines.make_smoothing_spline(x, y)(x),
+         (x, np.stack([np.sin(x), np.cos(x)], axis=1))),
+        ("a batch", jax.vmap(lambda x, y: splines.make_smoothing_spline(x, y)(x), (None, 0)),
+         (x, np.ones((8, 40)))),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)  # fmt: skip
+def test_cuda_program_of_gcv_is_two_kernel_calls(name, program, args):
+    """λ by GCV with no `while` in the CUDA program (issue 27): one Triton call runs every
+    column's Brent search, one the fits at the λ found."""
+    text = lowered_text(program, *args, platform="cuda")
+    for forbidden in ("stablehlo.while", "stablehlo.case", "stablehlo.if", "callback"):
+        assert forbidden not in text
+    assert custom_calls(text) == ["__gpu$xla.gpu.triton"] * 2
+    assert "splines_pallas_gcv_search" in text and "splines_pallas_smoother" in text
 
 
 def test_cpu_program_keeps_the_scans():

@@ -70,7 +70,7 @@ def smoothing_at_knots(widths, y, w, noise, drift, slopes=(None, None)):
     ε² (λ̂ below 1/ε²): at λ = ∞ the given slopes leave no line to fit, and the
     limit, f'' linear between the slopes, is the spline at λ̂ = 1/ε² to rounding.
     """
-    noise, drift = _balanced(noise, drift)
+    noise, drift = steps.balanced(noise, drift)
     if any(slope is not None for slope in slopes):
         drift = _at_least_eps_squared(drift)
     f, s, _ = _smooth(widths, y, noise / w, drift, slopes)
@@ -92,7 +92,7 @@ def periodic_smoothing(widths, y, w, noise, drift):
     a difference is formed, so λ = ∞ (the weighted mean) stays exact; λ̂ is kept in
     [ε², 1/ε²], both limits to rounding.
     """
-    noise, drift = map(_at_least_eps_squared, _balanced(noise, drift))
+    noise, drift = map(_at_least_eps_squared, steps.balanced(noise, drift))
     k = y.shape[1]
     t = jnp.concatenate([jnp.zeros_like(widths[:1]), jnp.cumsum(widths)])  # x − x_0
     basis = jnp.stack([jnp.ones_like(t), t], axis=1).astype(y.dtype)
@@ -155,7 +155,7 @@ def gcv(widths, y, w, noise, drift):
     A smooth function of λ and of the data.
     """
     n = y.shape[0]
-    noise, drift = _balanced(noise, drift)
+    noise, drift = steps.balanced(noise, drift)
     v = noise / w
     f, _, variance = _smooth(widths, y, v, drift, variances=True)
     residual = jnp.mean(jnp.square(jnp.abs(y - f)), axis=0)
@@ -186,9 +186,29 @@ def _criterion(lam, widths, column, w, unit, scale):
 
 @jax.custom_jvp
 def _column_lambda(widths, column, w, unit, scale):
+    widths, column, w, unit, scale = jax.lax.stop_gradient((widths, column, w, unit, scale))
+    unit, scale = (jnp.asarray(a, widths.dtype) for a in (unit, scale))
+    return _SEARCH(widths, column, w, unit, scale)[0]
+
+
+def _search(widths, column, w, unit, scale):
     n = jnp.asarray(column.shape[0], widths.dtype)
-    data = jax.lax.stop_gradient((widths, column, w, unit, scale))
-    return bounded_minimum(lambda lam: _criterion(lam, *data), jnp.zeros_like(n), n)
+    criterion = partial(_criterion, widths=widths, column=column, w=w, unit=unit, scale=scale)
+    return (bounded_minimum(criterion, jnp.zeros_like(n), n),)
+
+
+def _search_on_gpu(batch_ndim, widths, column, *rest):
+    """One kernel for every search (`smoothing_gpu`); complex data and n < 3 by the
+    scans (the kernel smooths real data, n ≥ 3)."""
+    if column.shape[-1] < 3 or jnp.iscomplexobj(column):
+        search = _search
+        for _ in range(batch_ndim):
+            search = jax.vmap(search)
+        return search(widths, column, *rest)
+    return (smoothing_gpu.gcv_search(batch_ndim, widths, column, *rest),)
+
+
+_SEARCH = per_platform(_search, _search_on_gpu, name="splines_gcv_search")
 
 
 @_column_lambda.defjvp
@@ -210,17 +230,8 @@ _EDGE = 1e-6  # a minimum this close to an end of [0, n] is the end's: it does n
 # each (k,) over the columns, which share the covariances.
 
 
-def _balanced(noise, drift):
-    """The noise scales divided by the larger (their ratio λ is what matters), so that
-    neither overflows: λ = ∞ (noise = inf) is (1, 0), the least-squares line."""
-    infinite = jnp.isinf(noise)
-    larger = jnp.maximum(noise, drift)
-    larger = jnp.where(infinite | (larger == 0), 1, larger)
-    return jnp.where(infinite, 1, noise / larger), jnp.where(infinite, 0, drift / larger)
-
-
 def _at_least_eps_squared(scale):
-    """A noise scale kept ≥ ε² (of the larger 1, `_balanced`): λ̂ within [ε², 1/ε²],
+    """A noise scale kept ≥ ε² (of the larger 1, `smoothing_steps.balanced`): λ̂ within [ε², 1/ε²],
     where the spline is its limit to rounding."""
     return jnp.maximum(scale, jnp.square(jnp.finfo(jnp.result_type(scale)).eps))
 

@@ -48,7 +48,8 @@ import jax.numpy as jnp
 from .._linalg.tridiagonal import tridiagonal_solve
 from .._utils.dtypes import unit_of
 from .ends import NOT_A_KNOT
-from .smoothing import _at_least_eps_squared, _balanced, _smooth
+from .smoothing import _at_least_eps_squared, _smooth
+from .smoothing_steps import balanced
 
 
 def smoothing_with_end_rows(widths, y, w, noise, drift, ends):
@@ -60,7 +61,7 @@ def smoothing_with_end_rows(widths, y, w, noise, drift, ends):
     n ≥ 3, and n ≥ 4 with a not-a-knot end.
     """
     n, k = y.shape
-    noise, drift = _balanced(noise, drift)
+    noise, drift = balanced(noise, drift)
     drift = _at_least_eps_squared(drift)  # λ = ∞: the least-curved spline, as given slopes
     h = widths
     alphas, betas, values = zip(*(_end_row(h, end, kind, value, k, y.dtype)
@@ -90,7 +91,7 @@ def smoothing_with_end_rows(widths, y, w, noise, drift, ends):
     f, s, _ = _smooth(h, columns, noise / w, drift)
     f_y, s_y = f[:, :k], s[:, :k]
     # F_r = ν̂ S W⁻¹ a_rᵀ, f's change per unit μ_r, and its slopes.
-    large = drift <= noise  # λ̂ ≥ 1, where ν̂ = 1 (`_balanced`)
+    large = drift <= noise  # λ̂ ≥ 1, where ν̂ = 1 (`smoothing_steps.balanced`)
     f_u, s_u = noise * f[:, k : k + 2], noise * s[:, k : k + 2]
     for column, r in enumerate(spiked, start=k + 2):
         # ν̂ S W⁻¹ K e_j = δ̂ (e_j − S e_j): no cancellation at large λ̂

@@ -23,49 +23,96 @@ import jax.numpy as jnp
 from jax import lax
 
 from .._linalg.kernels import _pallas
+from .._utils import minimize
+from .._utils.dtypes import unit_of
 from . import smoothing_steps as steps
 
 
-def _smoother(h, y, v, drift, f, s, var, p00, p01, p11):
-    """Rows ``(n, W)`` of W fits (``h`` ``(n-1, W)``, ``drift`` ``(1, W)``), n ≥ 3."""
+def _sweeps(h, y, v_at, d, f, s, cov, visit, acc):
+    """The filter forward and the smoother backward over rows ``(n, W)`` of W fits, n ≥ 3:
+    ``visit(i, f_i, f'_i, Var f_i, acc)`` at knots i = n-1 … 0 with the smoothed values
+    returns the next ``acc``; the last is returned.  ``v_at(i)``: the data's noise
+    variances at knot i; ``d`` the drifts ``(W,)``; ``f``, ``s``, ``cov`` (three refs):
+    rows that hold the filtered means and covariances between the sweeps."""
     n = y.shape[0]
-    d = drift[0, :]
-    cov = (p00, p01, p11)
 
     def store(i, mean, state_cov):
         f[i, :], s[i, :] = mean
         for ref, c in zip(cov, state_cov):
             ref[i, :] = c
 
-    def load_cov(i):
-        return tuple(ref[i, :] for ref in cov)
-
-    start = steps.start(h[0, :], y[0, :], y[1, :], v[0, :], v[1, :], d)
+    start = steps.start(h[0, :], y[0, :], y[1, :], v_at(0), v_at(1), d)
     store(1, *start)
 
     def forward(i, state):
         mean, state_cov = state
-        state_cov, _, gains = steps.covariance_step(state_cov, h[i - 1, :], v[i, :], d)
+        state_cov, _, gains = steps.covariance_step(state_cov, h[i - 1, :], v_at(i), d)
         mean = steps.mean_step(mean, h[i - 1, :], y[i, :], gains)
         store(i, mean, state_cov)
         return mean, state_cov
 
-    mean, last_cov = lax.fori_loop(2, n, forward, start)
-    var[n - 1, :] = last_cov[0]
+    after = lax.fori_loop(2, n, forward, start)
+    acc = visit(n - 1, *after[0], after[1][0], acc)
 
-    def backward(k, after):
+    def backward(k, carry):
         i = n - 2 - k  # n-2 … 1
-        filtered_cov = load_cov(i)
+        (after_mean, after_cov), acc = carry
+        filtered_cov = tuple(ref[i, :] for ref in cov)
         predicted = steps.predict_cov(filtered_cov, h[i, :], d)
         gains = steps.smoother_gains(filtered_cov, predicted, h[i, :])
-        mean = steps.smoothed_mean(after[0], (f[i, :], s[i, :]), h[i, :], gains)
-        smoothed_cov = steps.smoothed_cov(after[1], filtered_cov, predicted, gains)
-        f[i, :], s[i, :] = mean
-        var[i, :] = smoothed_cov[0]
-        return mean, smoothed_cov
+        mean = steps.smoothed_mean(after_mean, (f[i, :], s[i, :]), h[i, :], gains)
+        smoothed_cov = steps.smoothed_cov(after_cov, filtered_cov, predicted, gains)
+        return (mean, smoothed_cov), visit(i, *mean, smoothed_cov[0], acc)
 
-    mean, smoothed_cov = lax.fori_loop(0, n - 2, backward, (mean, last_cov))
-    f[0, :], s[0, :], var[0, :] = steps.first_knot(mean, smoothed_cov, h[0, :], y[0, :], v[0, :], d)
+    (mean, smoothed_cov), acc = lax.fori_loop(0, n - 2, backward, (after, acc))
+    first = steps.first_knot(mean, smoothed_cov, h[0, :], y[0, :], v_at(0), d)
+    return visit(0, *first, acc)
+
+
+def _smoother(h, y, v, drift, f, s, var, p00, p01, p11):
+    """f, f' and Var f of W fits into ``f``, ``s``, ``var`` (`_sweeps`'s rows)."""
+
+    def visit(i, f_i, s_i, var_i, acc):
+        f[i, :], s[i, :], var[i, :] = f_i, s_i, var_i
+        return acc
+
+    _sweeps(h, y, lambda i: v[i, :], drift[0, :], f, s, (p00, p01, p11), visit, ())
+
+
+def _gcv_search(h, y, w, unit, scale, lam, f, s, p00, p01, p11):
+    """scipy's λ by GCV (`smoothing.gcv_lambda`) of W fits into ``lam`` ``(1, W)``: the
+    Brent search of `_utils.minimize` on every lane at once, each evaluation of the
+    criterion one run of `_sweeps`; lanes whose search has stopped keep their state."""
+    n = y.shape[0]
+    unit, scale = unit[0, :], scale[0, :]
+    zero = jnp.zeros_like(unit)
+
+    def criterion(lam):
+        noise, drift = steps.balanced(lam / unit / unit / unit / scale, 1.0)
+
+        def visit(i, f_i, s_i, var_i, acc):
+            residual, influence = acc
+            return residual + jnp.square(y[i, :] - f_i), influence + var_i / (noise / w[i, :])
+
+        v_at = lambda i: noise / w[i, :]  # noqa: E731
+        residual, influence = _sweeps(h, y, v_at, drift, f, s, (p00, p01, p11), visit, (zero, zero))
+        return (residual / n) / jnp.square(1 - influence / n)
+
+    def body(carry):
+        state, steps_taken = carry
+        going = minimize.searching(state, steps_taken, _XATOL, _MAX_STEPS)
+        moved = minimize.step(criterion, state, _XATOL)
+        state = {key: jnp.where(going, moved[key], state[key]) for key in state}
+        return state, steps_taken + 1
+
+    def cond(carry):  # any lane searching (Triton lowers no reduce_or)
+        return jnp.max(minimize.searching(*carry, _XATOL, _MAX_STEPS).astype(jnp.int32)) > 0
+
+    state, _ = lax.while_loop(cond, body, (minimize.start(criterion, zero, zero + n), 1))
+    lam[0, :] = state["xf"]
+
+
+_XATOL, _MAX_STEPS = 1e-5, 500  # `_utils.minimize.bounded_minimum`'s, scipy's
 
 
 @partial(jax.jit, static_argnames="interpret")
@@ -116,3 +163,34 @@ def natural_fit(batch_ndim, h, y, v, drift, *, variances, interpret=False):
     if variances:
         out += (var.reshape(batch + (columns, n))[..., 0, :].astype(v.dtype),)
     return out
+
+
+@partial(jax.jit, static_argnames="interpret")
+def gcv_search_in_lanes(h, y, w, unit, scale, *, interpret=False):
+    """λ ``(B,)`` by GCV of B fits, n ≥ 3: widths ``h`` ``(B, n-1)``, data ``y`` (scaled
+    as `smoothing._criterion` scales it) and weights ``w`` ``(B, n)``, the fits' units
+    ``unit``, ``scale`` ``(B,)`` (`smoothing.gcv_lambda`'s arguments, one column each)."""
+    n = y.shape[-1]
+    rows = (h.T, y.T, w.T, unit[None, :], scale[None, :])
+    lam, *_ = _pallas.call_in_lanes(
+        _gcv_search,
+        rows,
+        fills=(1, 0, 1, 1, 1),
+        outputs=[(1,)] + [(n,)] * 5,
+        dtype=y.dtype,
+        interpret=interpret,
+        name="splines_pallas_gcv_search",
+    )
+    return lam[0]
+
+
+def gcv_search(batch_ndim, widths, column, w, unit, scale, *, interpret=False):
+    """`smoothing._search` for real columns, n ≥ 3, with one leading batch shape of
+    ``batch_ndim`` axes: λ ``(*batch,)``, one lane per search."""
+    batch = column.shape[:batch_ndim]
+    dtype = jnp.promote_types(column.dtype, jnp.float32)  # Triton computes in 32 bits or more
+    column = column / unit_of(jnp.max(jnp.abs(column), axis=-1, keepdims=True))
+    lanes = [a.astype(dtype).reshape((-1,) + a.shape[batch_ndim:])
+             for a in (widths, column, w, unit, scale)]  # fmt: skip
+    lam = gcv_search_in_lanes(*lanes, interpret=interpret)
+    return lam.reshape(batch).astype(widths.dtype)

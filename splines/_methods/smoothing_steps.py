@@ -9,6 +9,15 @@ each of any shape that broadcasts against the covariances (columns, lanes).
 import jax.numpy as jnp
 
 
+def balanced(noise, drift):
+    """The noise scales divided by the larger (their ratio λ is what matters), so that
+    neither overflows: λ = ∞ (noise = inf) is (1, 0), the least-squares line."""
+    infinite = jnp.isinf(noise)
+    larger = jnp.maximum(noise, drift)
+    larger = jnp.where(infinite | (larger == 0), 1, larger)
+    return jnp.where(infinite, 1, noise / larger), jnp.where(infinite, 0, drift / larger)
+
+
 def start(h, y0, y1, v0, v1, drift):
     """The state at x_1 given y_0, y_1 and a flat prior at x_0: (f, s), (p00, p01, p11)."""
     d1, d0 = v1, v0 + drift * h**3 / 3

@@ -26,28 +26,39 @@ def bounded_minimum(f, lower, upper, xatol: float = 1e-5, max_steps: int = 500):
     ``f`` maps a scalar to a scalar (jnp); ``lower``, ``upper`` scalars.  A
     `lax.while_loop` (under `vmap` it runs until every search has stopped);
     no derivative: differentiate the minimum implicitly (`_methods.smoothing`).
+    The GPU's kernel (`_methods.smoothing_gpu`) runs the same `start`, `searching`
+    and `step` on its lanes.
     """
+
+    def step_(carry):
+        state, steps = carry
+        return step(f, state, xatol), steps + 1
+
+    state, _ = lax.while_loop(
+        lambda carry: searching(*carry, xatol, max_steps), step_, (start(f, lower, upper), 1)
+    )
+    return state["xf"]
+
+
+def start(f, lower, upper):
+    """The search's state before its first step: one evaluation at the golden section."""
     a, b = jnp.asarray(lower), jnp.asarray(upper)
     xf = a + _GOLDEN * (b - a)
     fx = f(xf)
     zero = jnp.zeros_like(xf)
-    state = dict(a=a, b=b, fulc=xf, nfc=xf, xf=xf, fx=fx, ffulc=fx, fnfc=fx, rat=zero, e=zero)
-
-    def open_(carry):
-        s, steps = carry
-        xm = 0.5 * (s["a"] + s["b"])
-        tol1 = _SQRT_EPS * jnp.abs(s["xf"]) + xatol / 3.0
-        return (jnp.abs(s["xf"] - xm) > 2.0 * tol1 - 0.5 * (s["b"] - s["a"])) & (steps < max_steps)
-
-    def step(carry):
-        s, steps = carry
-        return _brent_step(f, s, xatol), steps + 1
-
-    state, _ = lax.while_loop(open_, step, (state, 1))
-    return state["xf"]
+    return dict(a=a, b=b, fulc=xf, nfc=xf, xf=xf, fx=fx, ffulc=fx, fnfc=fx, rat=zero, e=zero)
 
 
-def _brent_step(f, s, xatol):
+def searching(state, steps, xatol, max_steps):
+    """Whether the search goes on after ``steps`` evaluations: its bracket is wider than
+    ``2·tol1`` around the best point, and fewer than ``max_steps`` evaluations."""
+    xm = 0.5 * (state["a"] + state["b"])
+    tol1 = _SQRT_EPS * jnp.abs(state["xf"]) + xatol / 3.0
+    wide = jnp.abs(state["xf"] - xm) > 2.0 * tol1 - 0.5 * (state["b"] - state["a"])
+    return wide & (steps < max_steps)
+
+
+def step(f, s, xatol):
     """One step of scipy's ``_minimize_scalar_bounded`` loop, its branches as selects."""
     a, b, xf, fx = s["a"], s["b"], s["xf"], s["fx"]
     nfc, fnfc, fulc, ffulc = s["nfc"], s["fnfc"], s["fulc"], s["ffulc"]

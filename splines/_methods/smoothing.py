@@ -37,6 +37,10 @@ the same recursion (`gcv`).
 Scale.  Everything is computed in units where the span is about 1 and the
 largest weight 1 (powers of two, exact): x̂ = x / S, ŵ = w / ω, so λ̂ = λ /
 (S³ ω).  The pieces take slopes in units of their cell (s_i h_i).
+
+Platforms.  The steps are `smoothing_steps`'; here they run as scans, and on GPUs the
+natural fit and GCV's search run them in one Pallas kernel each (`smoothing_gpu`,
+chosen by `per_platform` when the program is lowered).
 """
 
 from functools import partial
@@ -231,8 +235,8 @@ _EDGE = 1e-6  # a minimum this close to an end of [0, n] is the end's: it does n
 
 
 def _at_least_eps_squared(scale):
-    """A noise scale kept ≥ ε² (of the larger 1, `smoothing_steps.balanced`): λ̂ within [ε², 1/ε²],
-    where the spline is its limit to rounding."""
+    """A noise scale kept ≥ ε² (of the larger 1, `smoothing_steps.balanced`): λ̂ within
+    [ε², 1/ε²], where the spline is its limit to rounding."""
     return jnp.maximum(scale, jnp.square(jnp.finfo(jnp.result_type(scale)).eps))
 
 

@@ -2,7 +2,8 @@
 thread, the loops over the knots inside.
 
 On a GPU a `lax.scan` is a host-driven loop (~8 µs a step, docs/architecture.md §6):
-the scans of `smoothing._smooth` cost ~25 ms a fit at n = 1e3 there.  This kernel runs
+the three scans of `smoothing._smooth` would take ~25 ms a fit at n = 1e3 there, and
+GCV's search runs them ~30 times.  This kernel runs
 the same recursion — the flat prior's start at x_1, the filter, the Rauch–Tung–Striebel
 smoother with its variances, the first knot — with the same steps (`smoothing_steps`),
 each thread on its own fit: one column of data with its widths, noise variances and

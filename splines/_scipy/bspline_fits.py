@@ -33,6 +33,7 @@ import numpy as np
 from jaxtyping import Float, Inexact
 
 from .._linalg.banded import banded_solve
+from .._linalg.banded_lstsq import banded_lstsq
 from .._utils.dtypes import check_real, data_dtypes, lists_to_arrays, warn_if_x64_disabled
 from .._utils.types import ArrayInput, BSplineBcType
 from .._utils.validate import (
@@ -230,6 +231,8 @@ def make_lsq_spline(
     w: Float[ArrayInput, " m"] | None = None,
     axis: int = 0,
     check_finite: bool = True,
+    *,
+    method: str = "qr",
 ) -> BSpline:
     """The weighted least-squares B-spline on given knots, as
     `scipy.interpolate.make_lsq_spline`.
@@ -256,6 +259,9 @@ def make_lsq_spline(
         The axis of ``y`` along ``x``.
     check_finite : bool, default True
         Whether concrete inputs holding infs or NaNs raise (naming the first).
+    method : {"qr", "norm-eq"}, default "qr"
+        scipy's: Givens rotations of the design matrix (QR), or the normal
+        equations (faster; they square the design matrix's condition number).
 
     Returns
     -------
@@ -265,7 +271,8 @@ def make_lsq_spline(
     Raises
     ------
     ValueError
-        Fewer than k + 1 sites, ``x`` not 1-D or decreasing (naming ``x[i]``),
+        ``method`` not "qr" or "norm-eq"; fewer than k + 1 sites, ``x`` not
+        1-D or decreasing (naming ``x[i]``),
         knots not non-decreasing (naming ``t[i]``) or too few, sites outside
         the base interval (naming ``x[i]``), shapes that do not match,
         non-finite concrete data with ``check_finite``, sites and knots that
@@ -283,14 +290,18 @@ def make_lsq_spline(
 
     Notes
     -----
-    scipy's default solves the problem by QR on the design matrix; this solves
-    the normal equations (scipy's ``method="norm-eq"``), a symmetric positive
-    definite system of bandwidth k accumulated from each site's k + 1 basis
-    values without forming the design matrix, by LDLᵀ.  They square the
-    condition number of the design matrix, which is small for sites that fill
-    the knot intervals.  Traced sites that violate the Schoenberg–Whitney
-    conditions make the system singular: its solution is then NaN or inf when a
-    pivot is 0, and may be any number when rounding leaves it positive.
+    ``method="qr"`` (scipy's default) rotates each site's k + 1 basis values
+    into a triangular band R (`_linalg.banded_lstsq`, without forming the
+    design matrix) and solves R c = Qᵀ y; ``"norm-eq"`` accumulates the normal
+    equations, a symmetric positive definite system of bandwidth k, and solves
+    it by LDLᵀ.  The normal equations square the design matrix's condition
+    number κ: for sites that fill the knot intervals κ is small and both agree
+    to rounding, but sites that barely cover a B-spline (κ ~ 1e10) leave them
+    without a correct digit where QR keeps ~κ ε.  Derivatives of either are
+    those of the exact least-squares solution.  Traced sites that violate the
+    Schoenberg–Whitney conditions make the system singular: its solution is
+    then NaN or inf when a pivot is 0, and may be any number when rounding
+    leaves it nonzero.
 
     Examples
     --------
@@ -304,6 +315,8 @@ def make_lsq_spline(
     [-0.273 -0.171]
     """
     k = check_degree(k)
+    if method not in ("qr", "norm-eq"):
+        raise ValueError(f"`method` must be 'qr' or 'norm-eq'; got {method!r}.")
     x, y, t, w = lists_to_arrays(x, y, t, w)
     warn_if_x64_disabled(x, y, t, w)
     x, y, columns, axis = _sites_and_values(x, y, axis)
@@ -330,7 +343,8 @@ def make_lsq_spline(
     if is_concrete(x, y, t, w):
         _check_lsq_eagerly(x, y, t, w, k, check_finite)
     y2 = jnp.reshape(jnp.asarray(y), (m, -1))
-    t, c = _lsq_fit(jnp.asarray(x), y2, jnp.asarray(t), None if w is None else jnp.asarray(w), k)
+    w = None if w is None else jnp.asarray(w)
+    t, c = _lsq_fit(jnp.asarray(x), y2, jnp.asarray(t), w, k, method)
     return _new(t, jnp.reshape(c, (c.shape[0],) + columns), k, True, axis)
 
 
@@ -399,15 +413,28 @@ def _collocation_solve(x, y, t, left_values, right_values, k: int, left: tuple, 
     return banded_solve(band[None], rhs.T, lower=k, upper=k, symmetric=False).T, valid
 
 
-@partial(jax.jit, static_argnames="k")
-def _lsq_fit(x, y, t, w, k: int):
-    """The normal equations' lower band, accumulated per site, and their LDLᵀ solve."""
+@partial(jax.jit, static_argnames=("k", "method"))
+def _lsq_fit(x, y, t, w, k: int, method: str):
+    """The least-squares coefficients: QR of the weighted design matrix's rows, or the
+    normal equations' lower band, accumulated per site, and their LDLᵀ solve."""
     n = t.shape[0] - k - 1
     valid = knots_valid(t, k) & jnp.all(jnp.diff(x) >= 0) & (x[0] >= t[k]) & (x[-1] <= t[n])
     valid = valid & jnp.isfinite(x[0]) & jnp.isfinite(x[-1])
     l = interval(t, x, k)
     basis = basis_values(t, x, l, k)  # (m, k+1)
-    weight = jnp.ones_like(x) if w is None else w * w
+    if method == "qr":  # scipy's weights multiply the residuals: rows w_i B(x_i), data w_i y_i
+        weight = jnp.ones_like(x) if w is None else w
+        rows = (weight[:, None] * basis).astype(basis.dtype)
+        c = banded_lstsq(rows, l - k, weight[:, None].astype(y.dtype) * y, n)
+    else:
+        c = _normal_equations(basis, l, y, w, k, n)
+    factor = poison(valid)
+    return t * factor, c * factor * poison_columns(c, 1)
+
+
+def _normal_equations(basis, l, y, w, k: int, n: int):
+    """``Bᵀ W² B c = Bᵀ W² y``: its lower band accumulated per site, solved by LDLᵀ."""
+    weight = jnp.ones_like(basis[:, 0]) if w is None else w * w
     # A[s+a, s+b] += w² B_a B_b for b ≤ a: the band slot m = b − a + k
     a, slot = jnp.arange(k + 1)[:, None], jnp.arange(k + 1)
     b = a - k + slot
@@ -418,6 +445,4 @@ def _lsq_fit(x, y, t, w, k: int):
     weighted = (weight[:, None] * basis)[..., None].astype(y.dtype) * y[:, None, :]
     rhs = jnp.zeros((n, y.shape[1]), y.dtype).at[rows].add(weighted)
     band = band.astype(rhs.dtype)
-    c = banded_solve(band[None], rhs.T, lower=k, upper=0, symmetric=True).T
-    factor = poison(valid)
-    return t * factor, c * factor * poison_columns(c, 1)
+    return banded_solve(band[None], rhs.T, lower=k, upper=0, symmetric=True).T

@@ -17,6 +17,8 @@ observable from scipy's objects), float64, on one noisy sine:
 - interpolation: `splines.make_interp_spline(x, y, k=5)` against scipy's, and
   ``k=3, bc_type="periodic"`` (the data's last value set to its first).
 - smoothing with not-a-knot ends (p given) against interpax's.
+- least squares: `splines.make_lsq_spline(x, y, t, 3)` (m sites, m/20 knots) against
+  scipy's, with ``method="qr"`` (scipy's default) and ``"norm-eq"``.
 - the banded solves: `splines.solve_banded((2, 2), ab, b)` and `solveh_banded` (p = 2)
   against scipy's (LAPACK gbsv, pbsv).
 
@@ -44,6 +46,8 @@ OURS_VMAP = "splines.make_smoothing_spline (vmap)"
 SCIPY_LOOP = "scipy make_smoothing_spline (loop)"
 OURS_INTERP = "splines.make_interp_spline"
 SCIPY_INTERP = "scipy make_interp_spline"
+OURS_LSQ = "splines.make_lsq_spline"
+SCIPY_LSQ = "scipy make_lsq_spline"
 OURS_BANDED = "splines.solve_banded"
 OURS_SPD = "splines.solveh_banded"
 SCIPY_BANDED = "scipy solve_banded"
@@ -111,6 +115,35 @@ def _scipy_interp(x, y, q, k=5, bc_type=None):
     from scipy.interpolate import make_interp_spline
 
     return make_interp_spline(x, y, k=k, bc_type=bc_type)(q)
+
+
+def _lsq_knots(n: int):
+    return np.r_[[0.0] * 4, np.linspace(0.0, 10.0, n // 20)[1:-1], [10.0] * 4]
+
+
+def _ours_lsq(x, y, q, t, method="qr"):
+    import splines
+
+    return splines.make_lsq_spline(x, y, t, 3, check_finite=False, method=method)(q)
+
+
+def _scipy_lsq(x, y, q, t, method="qr"):
+    from scipy.interpolate import make_lsq_spline
+
+    return make_lsq_spline(x, y, t, 3, method=method)(q)
+
+
+def _build_lsq(n: int, method: str):
+    def build():
+        x, y = _data(n)
+        t = _lsq_knots(n)
+        ours, theirs = (partial(f, method=method) for f in (_ours_lsq, _scipy_lsq))
+        out = [Contender(OURS_LSQ, "splines", jax.jit(ours), _device(x, y, QUERIES, t))]
+        if installed("scipy"):
+            out.append(Contender(SCIPY_LSQ, "scipy", theirs, (x, y, QUERIES, t), check=OURS_LSQ))
+        return out
+
+    return build
 
 
 def _banded(n: int):
@@ -233,6 +266,8 @@ def cases(mode: str) -> list[Case]:
              {"n": n, "bc_type": "not-a-knot"}),
         case(f"make_interp_spline k=3 periodic n={size}", _build_interp(n, 3, "periodic"),
              {"n": n, "k": 3, "bc_type": "periodic"}),
+        case(f"make_lsq_spline k=3 qr n={size}", _build_lsq(n, "qr"), {"n": n, "k": 3}),
+        case(f"make_lsq_spline k=3 norm-eq n={size}", _build_lsq(n, "norm-eq"), {"n": n, "k": 3}),
         case(f"solve_banded (2, 2) n={size}", _build_banded(n, spd=False), {"n": n}),
         case(f"solveh_banded p=2 n={size}", _build_banded(n, spd=True), {"n": n}),
     ]  # fmt: skip

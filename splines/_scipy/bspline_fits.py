@@ -298,7 +298,8 @@ def make_lsq_spline(
     number κ: for sites that fill the knot intervals κ is small and both agree
     to rounding, but sites that barely cover a B-spline (κ ~ 1e10) leave them
     without a correct digit where QR keeps ~κ ε.  Derivatives of either are
-    those of the exact least-squares solution.  Traced sites that violate the
+    those of the exact least-squares solution.  QR's rotations are a scan over
+    the sites, a host-driven loop on GPUs; there ``"norm-eq"`` is one kernel.  Traced sites that violate the
     Schoenberg–Whitney conditions make the system singular: its solution is
     then NaN or inf when a pivot is 0, and may be any number when rounding
     leaves it nonzero.

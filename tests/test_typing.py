@@ -110,6 +110,15 @@ def test_literals_are_the_runtime_sets():
         parse_extrapolate("clamped", True)
 
 
+def test_lsq_method_literal_is_what_it_accepts():
+    assert literal_names(aliases.LsqMethodName) == {"qr", "norm-eq"}
+    x, t = np.linspace(0.0, 1.0, 9), np.r_[[0.0] * 4, 0.5, [1.0] * 4]
+    for method in ("qr", "norm-eq"):
+        splines.make_lsq_spline(x, x, t, method=method)
+    with pytest.raises(ValueError, match="`method`"):
+        splines.make_lsq_spline(x, x, t, method="lsqr")
+
+
 def test_akima_literal_is_what_it_accepts():
     akima = literal_names(aliases.AkimaMethodName)
     assert akima == {"akima", "makima"} and akima <= set(METHODS)
@@ -145,6 +154,7 @@ EXPECTED = {
     "RegularGridInterpolator.__init__": {"method": GRID_METHOD, "bc_type": aliases.BcType},
     "RegularGridInterpolator.__call__": {"method": GRID_METHOD | None},
     "Akima1DInterpolator.__init__": {"method": aliases.AkimaMethodName},
+    "make_lsq_spline": {"method": aliases.LsqMethodName},
     "CubicSpline.__init__": {"bc_type": aliases.BcType},
 }
 OPTIONS = ("method", "bc_type", "extrap", "extrapolate")

@@ -35,7 +35,7 @@ from jaxtyping import Float, Inexact
 from .._linalg.banded import banded_solve
 from .._linalg.banded_lstsq import banded_lstsq
 from .._utils.dtypes import check_real, data_dtypes, lists_to_arrays, warn_if_x64_disabled
-from .._utils.types import ArrayInput, BSplineBcType
+from .._utils.types import ArrayInput, BSplineBcType, LsqMethodName
 from .._utils.validate import (
     is_concrete,
     knots_are_valid,
@@ -232,7 +232,7 @@ def make_lsq_spline(
     axis: int = 0,
     check_finite: bool = True,
     *,
-    method: str = "qr",
+    method: LsqMethodName = "qr",
 ) -> BSpline:
     """The weighted least-squares B-spline on given knots, as
     `scipy.interpolate.make_lsq_spline`.

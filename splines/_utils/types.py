@@ -58,6 +58,9 @@ GridMethodName: TypeAlias = Literal[MethodName, "slinear", "cubic_legacy"]
 #: `Akima1DInterpolator`'s ``method``.
 AkimaMethodName: TypeAlias = Literal["akima", "makima"]
 
+#: `make_lsq_spline`'s ``method``: QR or the normal equations.
+LsqMethodName: TypeAlias = Literal["qr", "norm-eq"]
+
 #: A named end condition of ``bc_type`` (`_interpolate.options`).
 EndName: TypeAlias = Literal["not-a-knot", "natural", "clamped"]
 

@@ -180,3 +180,81 @@ def test_cuda_program_of_gcv_is_two_kernel_calls(name, program, args):
 def test_cpu_program_keeps_the_scans():
     text = lowered_text(lambda x, y: splines.make_smoothing_spline(x, y, lam=1e-3)(x), x, x)
     assert "stablehlo.while" in text and "triton" not in text
+
+
+def test_gpu_twin_with_variances_of_zero_columns_is_the_scans():
+    """The twin must return what the default returns for every shape the default takes:
+    y ``(n, 0)`` gives f, f' ``(n, 0)`` and the (data-free) variances ``(n,)``."""
+    h, _, v, drift = fits(np.random.default_rng(10), 1, 6)
+    y = jnp.zeros((6, 0))
+    out = natural_fit(0, h[0], y, v[0], drift[0], variances=True, interpret=True)
+    ref = scans(h[0], y, v[0], drift[0])
+    assert [a.shape for a in out] == [a.shape for a in ref]
+    np.testing.assert_allclose(out[2], ref[2], rtol=1e-12)
+
+
+def test_kernels_keep_a_nan_lane_to_itself():
+    """NaN data in one fit (one lane) leave every other lane's fit and λ as the scans'."""
+    h, y, v, drift = fits(np.random.default_rng(11), 5, 6)
+    y = y.at[2, 3].set(jnp.nan)
+    ours = np.stack(smooth_in_lanes(h, y, v, drift, interpret=True), axis=1)
+    exact = np.asarray(lane_scans(h, y, v, drift))
+    assert np.all(np.isnan(ours[2]) == np.isnan(exact[2])) and np.any(np.isnan(ours[2]))
+    others = [0, 1, 3, 4]
+    np.testing.assert_allclose(ours[others], exact[others], rtol=0, atol=1e-11)
+    w, unit, scale = jnp.ones((5, 6)), jnp.full(5, 2.0), jnp.full(5, 0.5)
+    lam = np.asarray(gcv_search(1, h, y, w, unit, scale, interpret=True))
+    assert np.isfinite(lam[others]).all()
+
+
+x32 = x.astype(np.float32)
+
+
+@pytest.mark.parametrize(
+    "name, program, args",
+    [
+        ("float32 GCV", lambda x, y: splines.make_smoothing_spline(x, y)(x), (x32, np.sin(x32))),
+        ("weights", lambda x, y, w: splines.make_smoothing_spline(x, y, w)(x),
+         (x, np.sin(x), 1 + x)),
+        ("axis 1, 7 columns", lambda x, y: splines.make_smoothing_spline(x, y, axis=1)(x),
+         (x, np.ones((7, 40)))),
+        ("nested vmap", jax.vmap(jax.vmap(lambda y: splines.make_smoothing_spline(x, y)(x))),
+         (np.ones((2, 3, 40)),)),
+        ("vmap over w", jax.vmap(lambda w: splines.make_smoothing_spline(x, np.sin(x), w)(x)),
+         (np.ones((3, 40)),)),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)  # fmt: skip
+def test_cuda_programs_of_gcv_variants_have_no_while(name, program, args):
+    text = lowered_text(program, *args, platform="cuda")
+    for forbidden in ("stablehlo.while", "stablehlo.case", "stablehlo.if", "callback"):
+        assert forbidden not in text
+    assert custom_calls(text) == ["__gpu$xla.gpu.triton"] * 2
+
+
+def test_per_platform_twin_broadcasts_as_the_default_maps(monkeypatch):
+    """The GPU twin run eagerly (the platform forced to CUDA, the kernel interpreted) on
+    vmaps that map a non-leading axis, an empty batch and nested levels that map
+    different arguments: the default's numbers and shapes."""
+    from splines._linalg.kernels import per_platform as module
+    from splines._methods import smoothing_gpu
+
+    natural = smoothing._NATURAL[True]
+    h, y, v, drift = fits(np.random.default_rng(12), 3, 5)
+    columns = jnp.stack([y, -y], axis=-1)  # (3, 5, 2)
+    programs = [
+        (jax.vmap(natural, in_axes=(None, 2, None, None)), (h[0], jnp.moveaxis(columns, 0, 2), v[0], drift[0])),
+        (jax.vmap(natural, in_axes=(None, 0, None, None)), (h[0], columns[:0], v[0], drift[0])),
+        (jax.vmap(jax.vmap(natural, in_axes=(None, None, None, 0)), in_axes=(0, 0, None, None)),
+         (h, columns, v[1], drift)),
+    ]  # fmt: skip
+    expected = [jax.tree.map(np.asarray, program(*args)) for program, args in programs]
+    interpreted = smoothing_gpu.smooth_in_lanes
+    monkeypatch.setattr(module, "platform_of", lambda args: ("cuda", 1))
+    monkeypatch.setattr(smoothing_gpu, "smooth_in_lanes",
+                        lambda *a, interpret=False: interpreted(*a, interpret=True))  # fmt: skip
+    for (program, args), ref in zip(programs, expected):
+        out = program(*args)
+        for ours, theirs in zip(out, ref):
+            assert ours.shape == theirs.shape
+            np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12)

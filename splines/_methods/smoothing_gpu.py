@@ -141,6 +141,10 @@ def natural_fit(batch_ndim, h, y, v, drift, *, variances, interpret=False):
     Var(f_i | y) ``(*batch, n)``.  One lane per column of each fit."""
     batch, (n, k) = y.shape[:batch_ndim], y.shape[batch_ndim:]
     out_dtype = y.dtype
+    if k == 0:  # the variances need a lane: one of zeros, its f and f' dropped
+        f, s, *var = natural_fit(batch_ndim, h, jnp.zeros(y.shape[:-1] + (1,), y.dtype), v,
+                                 drift, variances=variances, interpret=interpret)  # fmt: skip
+        return (f[..., :0], s[..., :0], *var)
     complex_data = jnp.issubdtype(out_dtype, jnp.complexfloating)
     if complex_data:  # the smoother is linear in the data, its gains real
         y = jnp.concatenate([jnp.real(y), jnp.imag(y)], axis=-1)

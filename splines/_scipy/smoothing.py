@@ -404,14 +404,18 @@ def _smoothing_bspline(x, fp, w, lam, axis: int):
     """Knots and B-spline coefficients ``(n+2, *columns)`` of scipy's smoothing spline."""
     y, rest = to_columns(fp, axis)
     span, widths, scale = _fit_units(x, w)
-    if lam is None:  # scipy's GCV search, per column; λ̂ = λ / (S³ ω)
-        noises = gcv_lambda(widths, y, w / scale, span, scale) / span / span / span / scale
+    if lam is None:  # scipy's GCV search, per real column; λ̂ = λ / (S³ ω)
+        k, complex_data = y.shape[1], jnp.iscomplexobj(y)
+        parts = jnp.concatenate([y.real, y.imag], axis=1) if complex_data else y
+        noises = gcv_lambda(widths, parts, w / scale, span, scale) / span / span / span / scale
 
         def fit(column, noise):
             f, s = smoothing_at_knots(widths, column[:, None], w / scale, noise, 1.0)
             return f[:, 0], s[:, 0]
 
-        f, s = jax.vmap(fit, in_axes=(1, 0), out_axes=1)(y, noises)
+        f, s = jax.vmap(fit, in_axes=(1, 0), out_axes=1)(parts, noises)
+        if complex_data:  # the real and imaginary parts' fits, each at its own λ
+            f, s = (a[:, :k] + 1j * a[:, k:] for a in (f, s))
         valid = jnp.bool_(True)
     else:
         f, s = smoothing_at_knots(widths, y, w / scale, _in_fit_units(*lam, span, scale), 1.0)

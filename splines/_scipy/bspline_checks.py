@@ -14,7 +14,7 @@ from .._utils.dtypes import check_real
 from .._utils.validate import check_knots_eagerly as check_increasing_eagerly
 from .._utils.validate import check_values_eagerly
 from .bspline import _basis_values
-from .bsplines import check_knots_eagerly
+from .bsplines import check_inside_eagerly, check_knots_eagerly
 
 _NAMED_ENDS = {"clamped": 1, "natural": 2}
 
@@ -212,13 +212,7 @@ def _check_lsq_eagerly(x, y, t, w, k, check_finite):
         raise ValueError(
             f"`x` must be non-decreasing; `x[{i}]` = {x[i]} < `x[{i - 1}]` = {x[i - 1]}."
         )
-    n = t.shape[0] - k - 1
-    bad = np.flatnonzero((x < t[k]) | (x > t[n]))
-    if bad.size:
-        i = bad[0]
-        raise ValueError(
-            f"`x[{i}]` = {x[i]} is outside the base interval [t[{k}], t[{n}]] = [{t[k]}, {t[n]}]."
-        )
+    check_inside_eagerly(x, t, k)
     _check_schoenberg_whitney(x, t, k)
 
 

@@ -23,7 +23,6 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from .._linalg.kernels import _pallas
 from .._utils import minimize
 from .._utils.dtypes import unit_of
 from . import smoothing_steps as steps
@@ -121,6 +120,8 @@ def smooth_in_lanes(h, y, v, drift, *, interpret=False):
     """f, f' and Var(f_i | y) ``(B, n)`` of B natural smoothing fits, n ≥ 3: widths ``h``
     ``(B, n-1)``, data ``y`` and noise variances ``v`` ``(B, n)``, drifts ``(B,)``
     (`smoothing._smooth`'s arguments, one column each)."""
+    from .._linalg.kernels import _pallas  # when lowered: not by `import splines` (as gpu.py)
+
     n = y.shape[-1]
     rows = (h.T, y.T, v.T, drift[None, :])
     f, s, var, *_ = _pallas.call_in_lanes(
@@ -175,6 +176,8 @@ def gcv_search_in_lanes(h, y, w, unit, scale, *, interpret=False):
     """λ ``(B,)`` by GCV of B fits, n ≥ 3: widths ``h`` ``(B, n-1)``, data ``y`` (scaled
     as `smoothing._criterion` scales it) and weights ``w`` ``(B, n)``, the fits' units
     ``unit``, ``scale`` ``(B,)`` (`smoothing.gcv_lambda`'s arguments, one column each)."""
+    from .._linalg.kernels import _pallas  # when lowered: not by `import splines` (as gpu.py)
+
     n = y.shape[-1]
     rows = (h.T, y.T, w.T, unit[None, :], scale[None, :])
     lam, *_ = _pallas.call_in_lanes(

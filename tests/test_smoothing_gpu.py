@@ -136,6 +136,14 @@ def test_gcv_search_kernel_takes_the_scans_steps(n):
 x = np.linspace(0.0, 1.0, 40)
 
 
+def cuda_program_without_host_loops(program, *args):
+    """``program``'s CUDA program, checked to hold no while, case, if or callback."""
+    text = lowered_text(program, *args, platform="cuda")
+    for forbidden in ("stablehlo.while", "stablehlo.case", "stablehlo.if", "callback"):
+        assert forbidden not in text
+    return text
+
+
 @pytest.mark.parametrize(
     "name, program, args",
     [
@@ -150,9 +158,7 @@ x = np.linspace(0.0, 1.0, 40)
 )  # fmt: skip
 def test_cuda_program_is_one_kernel_call_per_fit(name, program, args):
     """No host-driven `while` on a GPU (~8 µs a step): the natural fit is one Triton call."""
-    text = lowered_text(program, *args, platform="cuda")
-    for forbidden in ("stablehlo.while", "stablehlo.case", "stablehlo.if", "callback"):
-        assert forbidden not in text
+    text = cuda_program_without_host_loops(program, *args)
     assert custom_calls(text) == ["__gpu$xla.gpu.triton"]
     assert "splines_pallas_smoother" in text
 
@@ -170,9 +176,7 @@ def test_cuda_program_is_one_kernel_call_per_fit(name, program, args):
 def test_cuda_program_of_gcv_is_two_kernel_calls(name, program, args):
     """λ by GCV with no `while` in the CUDA program (issue 27): one Triton call runs every
     column's Brent search, one the fits at the λ found."""
-    text = lowered_text(program, *args, platform="cuda")
-    for forbidden in ("stablehlo.while", "stablehlo.case", "stablehlo.if", "callback"):
-        assert forbidden not in text
+    text = cuda_program_without_host_loops(program, *args)
     assert custom_calls(text) == ["__gpu$xla.gpu.triton"] * 2
     assert "splines_pallas_gcv_search" in text and "splines_pallas_smoother" in text
 
@@ -226,9 +230,7 @@ x32 = x.astype(np.float32)
     ids=lambda v: v if isinstance(v, str) else "",
 )  # fmt: skip
 def test_cuda_programs_of_gcv_variants_have_no_while(name, program, args):
-    text = lowered_text(program, *args, platform="cuda")
-    for forbidden in ("stablehlo.while", "stablehlo.case", "stablehlo.if", "callback"):
-        assert forbidden not in text
+    text = cuda_program_without_host_loops(program, *args)
     assert custom_calls(text) == ["__gpu$xla.gpu.triton"] * 2
 
 

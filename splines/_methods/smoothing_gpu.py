@@ -3,13 +3,13 @@ thread, the loops over the knots inside.
 
 On a GPU a `lax.scan` is a host-driven loop (~8 µs a step, docs/architecture.md §6):
 the three scans of `smoothing._smooth` would take ~25 ms a fit at n = 1e3 there, and
-GCV's search runs them ~30 times.  This kernel runs
-the same recursion — the flat prior's start at x_1, the filter, the Rauch–Tung–Striebel
-smoother with its variances, the first knot — with the same steps (`smoothing_steps`),
-each thread on its own fit: one column of data with its widths, noise variances and
-drift.  The filtered means and covariances wait in the outputs
-(f, f', and three scratch rows) for the backward sweep, which overwrites f and f' in
-place and recomputes each prediction from the filtered covariance instead of storing it.
+GCV's search runs them ~30 times.  This kernel runs the same recursion — the flat
+prior's start at x_1, the filter, the Rauch–Tung–Striebel smoother with its variances,
+the first knot — with the same steps (`smoothing_steps`), each thread on its own fit:
+one column of data with its widths, noise variances and drift.  The filtered means and
+covariances wait in the outputs (f, f', and three scratch rows) for the backward sweep,
+which overwrites f and f' in place and recomputes each prediction from the filtered
+covariance instead of storing it.
 
 `natural_fit` is the natural smoother's GPU twin (`smoothing._smooth` through
 `per_platform`): complex data as real and imaginary columns, half precision in float32.
@@ -90,29 +90,33 @@ def _gcv_search(h, y, w, unit, scale, lam, f, s, p00, p01, p11):
     def criterion(lam):
         noise, drift = steps.balanced(lam / unit / unit / unit / scale, 1.0)
 
+        def v_at(i):
+            return noise / w[i, :]
+
         def visit(i, f_i, s_i, var_i, acc):
             residual, influence = acc
-            return residual + jnp.square(y[i, :] - f_i), influence + var_i / (noise / w[i, :])
+            return residual + jnp.square(y[i, :] - f_i), influence + var_i / v_at(i)
 
-        v_at = lambda i: noise / w[i, :]  # noqa: E731
         residual, influence = _sweeps(h, y, v_at, drift, f, s, (p00, p01, p11), visit, (zero, zero))
         return (residual / n) / jnp.square(1 - influence / n)
 
     def body(carry):
         state, steps_taken = carry
-        going = minimize.searching(state, steps_taken, _XATOL, _MAX_STEPS)
-        moved = minimize.step(criterion, state, _XATOL)
+        going = minimize.searching(state, steps_taken, minimize.XATOL, minimize.MAX_STEPS)
+        moved = minimize.step(criterion, state, minimize.XATOL)
         state = {key: jnp.where(going, moved[key], state[key]) for key in state}
         return state, steps_taken + 1
 
     def cond(carry):  # any lane searching (Triton lowers no reduce_or)
-        return jnp.max(minimize.searching(*carry, _XATOL, _MAX_STEPS).astype(jnp.int32)) > 0
+        return (
+            jnp.max(
+                minimize.searching(*carry, minimize.XATOL, minimize.MAX_STEPS).astype(jnp.int32)
+            )
+            > 0
+        )
 
     state, _ = lax.while_loop(cond, body, (minimize.start(criterion, zero, zero + n), 1))
     lam[0, :] = state["xf"]
-
-
-_XATOL, _MAX_STEPS = 1e-5, 500  # `_utils.minimize.bounded_minimum`'s, scipy's
 
 
 @partial(jax.jit, static_argnames="interpret")

@@ -18,9 +18,10 @@ from jax import lax
 
 _GOLDEN = 0.5 * (3.0 - math.sqrt(5.0))
 _SQRT_EPS = math.sqrt(2.2e-16)
+XATOL, MAX_STEPS = 1e-5, 500  # scipy's defaults (``xatol``, ``maxiter``)
 
 
-def bounded_minimum(f, lower, upper, xatol: float = 1e-5, max_steps: int = 500):
+def bounded_minimum(f, lower, upper, xatol: float = XATOL, max_steps: int = MAX_STEPS):
     """The ``x`` in [lower, upper] where scipy's bounded Brent search of ``f`` stops.
 
     ``f`` maps a scalar to a scalar (jnp); ``lower``, ``upper`` scalars.  A

@@ -784,22 +784,48 @@ def test_make_smoothing_spline_complex_gcv_searches_real_and_imaginary_apart():
     np.testing.assert_allclose(ours, apart, rtol=0, atol=1e-7 * np.max(np.abs(apart)))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open (issue 27): the filter's flat-prior start conditions on y_0 and y_1, and "
-    "a huge noise variance there cancels later (error ~ weight ratio²); the start must skip "
-    "data of negligible weight",
-)
-@pytest.mark.parametrize("tiny", [1e-12, 1e-160])
-@pytest.mark.parametrize("where", [0, 1])
-def test_a_tiny_weight_on_an_early_datum_matches_scipy(tiny, where):
-    """One datum all but ignored (a tiny weight) on one of the first two knots, where the
-    filter's flat prior starts: scipy's banded solve is exact to ~1e-16 there; ours lost
-    1e-4 (w = 1e-12) and gave NaN (w = 1e-160)."""
-    x = np.linspace(0.0, 1.0, 6)
-    y = np.array([0.3, -0.2, 0.5, 0.1, -0.4, 0.2])
-    w = np.ones(6)
-    w[where] = tiny
-    ours = np.asarray(splines.make_smoothing_spline(x, y, w=w, lam=1e-2)(x))
-    reference = make_smoothing_spline(x, y, w=w, lam=1e-2)(x)
-    np.testing.assert_allclose(ours, reference, rtol=0, atol=1e-9)
+TINY_WEIGHTS = {  # data all but ignored: padding, masked points
+    "first": [0],
+    "second": [1],
+    "first two": [0, 1],
+    "a leading block": slice(0, 6),
+    "every other": slice(0, None, 2),
+    "last two": [-2, -1],
+}
+
+
+@pytest.mark.parametrize("tiny", [1e-12, 1e-300])
+@pytest.mark.parametrize("where", TINY_WEIGHTS)
+def test_tiny_weights_match_an_exact_solve(where, tiny):
+    """Tiny weights anywhere, also on the first two knots, where the filter's flat prior
+    starts from y_0 and y_1: a state known in one direction only must neither cancel nor
+    overflow later (`_methods.smoothing_steps`).  Natural, clamped, not-a-knot and
+    periodic ends against the 40-digit solves; before, a weight of 1e-12 on y_0 lost 1e-4
+    and 1e-160 gave NaN (scipy's banded solve: ~1e-16)."""
+    x, y, w = noisy(20, seed=21)
+    w[TINY_WEIGHTS[where]] = tiny
+    lam = 1e-3
+    ours = splines.make_smoothing_spline(x, y, w=w, lam=lam)
+    np.testing.assert_allclose(ours(x), exact_values(x, y, w, lam), rtol=0, atol=1e-14)
+    rho = 1 / (1 + lam)  # csaps' p for this λ
+    p = rho * csaps_k(x, w) / (1 - rho + rho * csaps_k(x, w))
+    for bc_type, ends in [("clamped", (0.0, 0.0)), ("not-a-knot", ("not-a-knot",) * 2)]:
+        ours = splines.CubicSmoothingSpline(x, y, p=p, w=w, bc_type=bc_type)
+        exact = exact_values(x, y, w, lam, ends)
+        np.testing.assert_allclose(ours(x), exact, rtol=0, atol=1e-13, err_msg=bc_type)
+    ours = splines.CubicSmoothingSpline(x, y, p=p, w=w, bc_type="periodic")
+    np.testing.assert_allclose(ours(x), exact_periodic(x, y, w, lam, x), rtol=0, atol=1e-13)
+
+
+@pytest.mark.parametrize("where", TINY_WEIGHTS)
+def test_tiny_weights_in_float32(where):
+    """Weights down to 1e-37 (float32's smallest normal is 1.2e-38): the noise variance
+    of such a datum over a squared width passes float32's largest number, and XLA:CPU
+    flushes subnormal ratios to zero; within 2e-6 of the exact solve on the rounded
+    inputs."""
+    x, y, w = (np.float32(a) for a in noisy(20, seed=22))
+    for tiny in (1e-20, 1e-37):
+        w[TINY_WEIGHTS[where]] = tiny
+        ours = splines.make_smoothing_spline(x, y, w=w, lam=1e-3)(x)
+        exact = exact_values(*(np.float64(a) for a in (x, y, w)), 1e-3)
+        np.testing.assert_allclose(ours, exact, rtol=0, atol=2e-6, err_msg=tiny)

@@ -104,23 +104,19 @@ def periodic_smoothing(widths, y, w, noise, drift):
     first = (w[0] * columns[0] + w[-1] * columns[-1].at[k + 1].set(0)) / (w[0] + w[-1])
     v = jnp.concatenate([(noise / (w[0] + w[-1]))[None], noise / w[1:-1]])
     zero = jnp.zeros_like(v[0])
-    start = ((jnp.zeros_like(first),) * 2, (zero, zero, zero))  # δ_0 = 0 exactly
-    filtered, predicted = _filter(start, widths[:-1], columns[1:-1], v[1:], drift)
+    start = ((jnp.zeros_like(first),) * 3, (zero, zero, zero))  # δ_0 = 0 exactly
+    filtered, (mf, (q00, _, _)) = _filter(start, widths[:-1], columns[1:-1], v[1:], drift)
     last = steps.predict(*jax.tree.map(lambda a: a[-1], filtered), widths[-1], drift)  # no datum
-    filtered, predicted = (
-        jax.tree.map(lambda a, b: jnp.concatenate([a, b[None]]), states, last)
-        for states in (filtered, predicted)
-    )
-    (mf, _), (q00, _, _) = predicted
-    innovations = [first[None], columns[1:-1] - mf[:-1]]  # ν_0: δ_0 is known
-    variances = [v[:1], q00[:-1] + v[1:]]
+    filtered = jax.tree.map(lambda a, b: jnp.concatenate([a, b[None]]), filtered, last)
+    innovations = [first[None], columns[1:-1] - mf]  # ν_0: δ_0 is known
+    variances = [v[:1], q00 + v[1:]]
     value = jnp.zeros_like(first).at[k + 1].set(t[-1])  # δ_f = −L f'_0: L in the t column
     filtered, ends = _with_last_state(filtered, value)
     innovations = jnp.concatenate(innovations + [ends[0]])
     a0 = _least_squares(
         innovations[:, k:], innovations[:, :k], jnp.concatenate(variances + [ends[1]])
     )
-    f, s, *_ = _smoother(filtered, predicted, widths)
+    f, s, *_ = _smoother(filtered, widths, drift)
     f = basis @ a0 + f[:, :k] - f[:, k:] @ a0
     s = a0[1] + s[:, :k] - s[:, k:] @ a0
     return f, s
@@ -129,15 +125,13 @@ def periodic_smoothing(widths, y, w, noise, drift):
 def _with_last_state(filtered, value):
     """The filtered states with the last one observed exactly: δ_f = ``value`` (per
     column), then δ_s = 0.  Also their innovations ``(2, columns)`` and variances ``(2,)``."""
-    (f, s), (p00, p01, p11) = filtered
-    f_innovation, f_variance = value - f[-1], p00[-1]
-    gain = p01[-1] / f_variance
-    slope = s[-1] + gain * f_innovation
-    s_variance = p11[-1] - gain * p01[-1]
-    zero = jnp.zeros_like(p00[-1])
-    mean = (f.at[-1].set(value), s.at[-1].set(jnp.zeros_like(slope)))
-    cov = tuple(c.at[-1].set(zero) for c in (p00, p01, p11))
-    return (mean, cov), (jnp.stack([f_innovation, -slope]), jnp.stack([f_variance, s_variance]))
+    (f, s, c), (d, l, e) = filtered
+    f_innovation = value - f[-1]
+    slope = c[-1] + l[-1] * value  # f' given f = value, with variance e
+    zero = jnp.zeros_like(d[-1])
+    mean = tuple(a.at[-1].set(b) for a, b in zip((f, s, c), (value, zero, zero)))
+    cov = tuple(c.at[-1].set(zero) for c in (d, l, e))
+    return (mean, cov), (jnp.stack([f_innovation, -slope]), jnp.stack([d[-1], e[-1]]))
 
 
 def _least_squares(design, data, variances):
@@ -230,8 +224,9 @@ _EDGE = 1e-6  # a minimum this close to an end of [0, n] is the end's: it does n
 
 
 # ------------------------------------------------------------- the recursion --
-# A 2×2 covariance is carried as its three entries (p00, p01, p11); means as (f, s),
-# each (k,) over the columns, which share the covariances.
+# A filtered covariance is carried as (d, l, e) (`smoothing_steps`), a smoothed one as
+# its entries (p00, p01, p11); means as (f, s), each (k,) over the columns, which share
+# the covariances.
 
 
 def _at_least_eps_squared(scale):
@@ -261,11 +256,12 @@ def _scans(h, y, noise, drift, slopes, variances):
         first, start = 1, steps.start(h[0], y[0], y[1], noise[0], noise[1], drift)
     else:  # f_0 from y_0 alone, f'_0 given
         zero = jnp.zeros_like(noise[0])
-        first, start = 0, ((y[0], jnp.broadcast_to(left, y[0].shape)), (noise[0], zero, zero))
-    filtered, predicted = _filter(start, h[first:], y[first + 1 :], noise[first + 1 :], drift)
+        slope = jnp.broadcast_to(left, y[0].shape)  # l = 0: c = f'
+        first, start = 0, ((y[0], slope, slope), (noise[0], zero, zero))
+    filtered, _ = _filter(start, h[first:], y[first + 1 :], noise[first + 1 :], drift)
     if right is not None:
         filtered = _with_last_slope(filtered, right)
-    f, s, *smoothed = _smoother(filtered, predicted, h[first:], variances)
+    f, s, *smoothed = _smoother(filtered, h[first:], drift, variances)
     var = smoothed[0] if variances else None
     if left is not None:
         return f, s, var
@@ -287,13 +283,15 @@ _NATURAL = {variances: _natural(variances) for variances in (False, True)}
 
 
 def _with_last_slope(filtered, slope):
-    """The filtered states with the last one conditioned on f' = ``slope`` (exactly)."""
-    (f, s), (p00, p01, p11) = filtered
-    gain = p01[-1] / p11[-1]
-    last_f = f[-1] + gain * (slope - s[-1])
-    zero = jnp.zeros_like(p01[-1])
-    mean = (f.at[-1].set(last_f), s.at[-1].set(jnp.broadcast_to(slope, s[-1].shape)))
-    cov = (p00.at[-1].set(p00[-1] - gain * p01[-1]), p01.at[-1].set(zero), p11.at[-1].set(zero))
+    """The filtered states with the last one conditioned on f' = ``slope`` (exactly):
+    Var f' = e + l² d, and f given f' has variance d e / (e + l² d)."""
+    (f, s, c), (d, l, e) = filtered
+    var_s = e[-1] + l[-1] * l[-1] * d[-1]
+    last_f = f[-1] + l[-1] * d[-1] / var_s * (slope - s[-1])
+    zero = jnp.zeros_like(d[-1])  # then l = 0: c = f'
+    slope = jnp.broadcast_to(slope, s[-1].shape)
+    mean = tuple(a.at[-1].set(b) for a, b in zip((f, s, c), (last_f, slope, slope)))
+    cov = (d.at[-1].set(d[-1] * e[-1] / var_s), l.at[-1].set(zero), e.at[-1].set(zero))
     return mean, cov
 
 
@@ -305,60 +303,89 @@ def _with_last_slope(filtered, slope):
 
 
 def _filter(start, h, y, v, drift):
-    """Filtered states at knots 1 … n-1 and the predictions at knots 2 … n-1."""
+    """Filtered states at knots 1 … n-1 (means (f, f', c), `smoothing_steps`) and the
+    predicted f and covariances at knots 2 … n-1."""
     start_mean, start_cov = start
     if y.shape[1] == 1:
 
         def step(state, xs):
             h, y, v = xs
-            cov, predicted_cov, gains = steps.covariance_step(state[1], h, v, drift)
-            new = (steps.mean_step(state[0], h, y, gains), cov)
+            cov, predicted_cov, coefficients = steps.covariance_step(state[1], h, v, drift)
+            new = (steps.mean_step(state[0], h, y, coefficients), cov)
             return new, (new, predicted_cov)
 
         _, ((mean, cov), predicted_cov) = lax.scan(step, start, (h, y, v))
     else:
 
         def data_free_step(cov, xs):
-            cov, predicted_cov, gains = steps.covariance_step(cov, *xs, drift)
-            return cov, (cov, predicted_cov, gains)
+            cov, predicted_cov, coefficients = steps.covariance_step(cov, *xs, drift)
+            return cov, (cov, predicted_cov, coefficients)
 
         def data_step(mean, xs):
-            mean = steps.mean_step(mean, xs[0], xs[1], xs[2:])
+            mean = steps.mean_step(mean, xs[0], xs[-1], xs[1:-1])
             return mean, mean
 
-        _, (cov, predicted_cov, gains) = lax.scan(data_free_step, start_cov, (h, v))
-        _, mean = lax.scan(data_step, start_mean, (h, y) + gains)
-    mean = _prepend(start_mean, mean)
-    predicted_mean = steps.predict_mean(jax.tree.map(lambda a: a[:-1], mean), h[:, None])
-    return (mean, _prepend(start_cov, cov)), (predicted_mean, predicted_cov)
+        _, (cov, predicted_cov, coefficients) = lax.scan(data_free_step, start_cov, (h, v))
+        mean = _in_column_groups(data_step, start_mean, (h,) + coefficients, (y,))
+    mean, cov = _prepend(start_mean, mean), _prepend(start_cov, cov)
+    predicted_f = steps.predicted_value(jax.tree.map(lambda a: a[:-1], mean), h[:, None])
+    return (mean, cov), (predicted_f, predicted_cov)
+
+
+def _in_column_groups(step, init, shared, columns, reverse=False):
+    """``lax.scan(step, init, shared + columns)``'s outputs, the scan run on the columns in
+    groups of four: each group one native loop, where XLA:CPU runs a loop whose iteration
+    touches ≥ 1 KiB step by step (docs/architecture.md: ~0.5 µs a step).  ``init``: arrays
+    ``(k,)``; ``shared``: ``(n,)``; ``columns`` and the outputs: ``(n, k)``."""
+    k = init[0].shape[0]
+    if k <= 4:
+        return lax.scan(step, init, shared + columns, reverse=reverse)[1]
+    groups = -(-k // 4)
+
+    def grouped(a):  # (..., k) → (groups, ..., 4), padded with zeros
+        a = jnp.pad(a, [(0, 0)] * (a.ndim - 1) + [(0, 4 * groups - k)])
+        return jnp.moveaxis(a.reshape(a.shape[:-1] + (groups, 4)), -2, 0)
+
+    def run(group):
+        first, data = group
+        return lax.scan(step, first, shared + data, reverse=reverse)[1]
+
+    out = lax.map(run, (tuple(map(grouped, init)), tuple(map(grouped, columns))))
+    return tuple(jnp.moveaxis(a, 0, -2).reshape(a.shape[1], -1)[:, :k] for a in out)
 
 
 def _prepend(first, rest):
     return jax.tree.map(lambda a, b: jnp.concatenate([a[None], b]), first, rest)
 
 
-def _smoother(filtered, predicted, h, variances=False):
+def _smoother(filtered, h, drift, variances=False):
     """Rauch–Tung–Striebel from the last knot back to knot 1: f, f' and, with
     ``variances``, the smoothed covariance (p00, p01, p11) at knots 1 … n-1."""
-    (f, s), cov = filtered
-    _, predicted_cov = predicted
-    inner = tuple(c[:-1] for c in cov)  # P_i for the steps i = n-2 … 1
-    gains = steps.smoother_gains(inner, predicted_cov, h)
+    (f, s, c), cov = filtered
+    inner = tuple(p[:-1] for p in cov)  # P_i for the steps i = n-2 … 1
+    gains, carried, conditional = steps.smoother_gains(inner, h, drift)
 
     def mean_step(after, xs):
-        new = steps.smoothed_mean(after, xs[:2], xs[2], xs[3:])
+        new = steps.smoothed_mean(after, xs[4:], xs[:4])
         return new, new
 
+    def column(a):
+        return a[:, None]
+
+    filtered_means = (f[:-1], s[:-1], c[:-1])
+    base = steps.smoother_base(
+        filtered_means, column(h), *(tuple(map(column, g)) for g in (gains, carried))
+    )
     last = (f[-1], s[-1])
-    _, rest = lax.scan(mean_step, last, (f[:-1], s[:-1], h) + gains, reverse=True)
+    rest = _in_column_groups(mean_step, last, gains, base, reverse=True)
     means = tuple(jnp.concatenate([r, a[None]]) for r, a in zip(rest, last))
     if not variances:
         return means
 
     def covariance_step(after, xs):
-        new = steps.smoothed_cov(after, xs[:3], xs[3:6], xs[6:])
+        new = steps.smoothed_cov(after, xs[:3], xs[3:])
         return new, new
 
-    last = tuple(c[-1] for c in cov)
-    _, rest = lax.scan(covariance_step, last, inner + predicted_cov + gains, reverse=True)
+    last = steps.covariance(tuple(p[-1] for p in cov))
+    _, rest = lax.scan(covariance_step, last, conditional + gains, reverse=True)
     return means + tuple(jnp.concatenate([r, a[None]]) for r, a in zip(rest, last))

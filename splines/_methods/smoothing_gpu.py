@@ -7,9 +7,8 @@ GCV's search runs them ~30 times.  This kernel runs the same recursion — the f
 prior's start at x_1, the filter, the Rauch–Tung–Striebel smoother with its variances,
 the first knot — with the same steps (`smoothing_steps`), each thread on its own fit:
 one column of data with its widths, noise variances and drift.  The filtered means and
-covariances wait in the outputs (f, f', and three scratch rows) for the backward sweep,
-which overwrites f and f' in place and recomputes each prediction from the filtered
-covariance instead of storing it.
+covariances wait in the outputs (f, f', and four scratch rows) for the backward sweep,
+which overwrites f and f' in place (its gains need only the filtered covariance).
 
 `natural_fit` is the natural smoother's GPU twin (`smoothing._smooth` through
 `per_platform`): complex data as real and imaginary columns, half precision in float32.
@@ -28,40 +27,41 @@ from .._utils.dtypes import unit_of
 from . import smoothing_steps as steps
 
 
-def _sweeps(h, y, v_at, d, f, s, cov, visit, acc):
+def _sweeps(h, y, v_at, d, means, cov, visit, acc):
     """The filter forward and the smoother backward over rows ``(n, W)`` of W fits, n ≥ 3:
     ``visit(i, f_i, f'_i, Var f_i, acc)`` at knots i = n-1 … 0 with the smoothed values
     returns the next ``acc``; the last is returned.  ``v_at(i)``: the data's noise
-    variances at knot i; ``d`` the drifts ``(W,)``; ``f``, ``s``, ``cov`` (three refs):
-    rows that hold the filtered means and covariances between the sweeps."""
+    variances at knot i; ``d`` the drifts ``(W,)``; ``means``, ``cov`` (three refs each):
+    rows that hold the filtered means (f, f', c) and covariances between the sweeps."""
     n = y.shape[0]
 
     def store(i, mean, state_cov):
-        f[i, :], s[i, :] = mean
-        for ref, c in zip(cov, state_cov):
-            ref[i, :] = c
+        for ref, a in zip(means + cov, mean + state_cov):
+            ref[i, :] = a
 
     start = steps.start(h[0, :], y[0, :], y[1, :], v_at(0), v_at(1), d)
     store(1, *start)
 
     def forward(i, state):
         mean, state_cov = state
-        state_cov, _, gains = steps.covariance_step(state_cov, h[i - 1, :], v_at(i), d)
-        mean = steps.mean_step(mean, h[i - 1, :], y[i, :], gains)
+        state_cov, _, coefficients = steps.covariance_step(state_cov, h[i - 1, :], v_at(i), d)
+        mean = steps.mean_step(mean, h[i - 1, :], y[i, :], coefficients)
         store(i, mean, state_cov)
         return mean, state_cov
 
     after = lax.fori_loop(2, n, forward, start)
+    after = after[0][:2], steps.covariance(after[1])
     acc = visit(n - 1, *after[0], after[1][0], acc)
 
     def backward(k, carry):
         i = n - 2 - k  # n-2 … 1
         (after_mean, after_cov), acc = carry
         filtered_cov = tuple(ref[i, :] for ref in cov)
-        predicted = steps.predict_cov(filtered_cov, h[i, :], d)
-        gains = steps.smoother_gains(filtered_cov, predicted, h[i, :])
-        mean = steps.smoothed_mean(after_mean, (f[i, :], s[i, :]), h[i, :], gains)
-        smoothed_cov = steps.smoothed_cov(after_cov, filtered_cov, predicted, gains)
+        gains, carried, conditional = steps.smoother_gains(filtered_cov, h[i, :], d)
+        filtered = tuple(ref[i, :] for ref in means)
+        base = steps.smoother_base(filtered, h[i, :], gains, carried)
+        mean = steps.smoothed_mean(after_mean, base, gains)
+        smoothed_cov = steps.smoothed_cov(after_cov, conditional, gains)
         return (mean, smoothed_cov), visit(i, *mean, smoothed_cov[0], acc)
 
     (mean, smoothed_cov), acc = lax.fori_loop(0, n - 2, backward, (after, acc))
@@ -69,17 +69,17 @@ def _sweeps(h, y, v_at, d, f, s, cov, visit, acc):
     return visit(0, *first, acc)
 
 
-def _smoother(h, y, v, drift, f, s, var, p00, p01, p11):
+def _smoother(h, y, v, drift, f, s, var, c, d, l, e):
     """f, f' and Var f of W fits into ``f``, ``s``, ``var`` (`_sweeps`'s rows)."""
 
     def visit(i, f_i, s_i, var_i, acc):
         f[i, :], s[i, :], var[i, :] = f_i, s_i, var_i
         return acc
 
-    _sweeps(h, y, lambda i: v[i, :], drift[0, :], f, s, (p00, p01, p11), visit, ())
+    _sweeps(h, y, lambda i: v[i, :], drift[0, :], (f, s, c), (d, l, e), visit, ())
 
 
-def _gcv_search(h, y, w, unit, scale, lam, f, s, p00, p01, p11):
+def _gcv_search(h, y, w, unit, scale, lam, f, s, c, d, l, e):
     """scipy's λ by GCV (`smoothing.gcv_lambda`) of W fits into ``lam`` ``(1, W)``: the
     Brent search of `_utils.minimize` on every lane at once, each evaluation of the
     criterion one run of `_sweeps`; lanes whose search has stopped keep their state."""
@@ -97,7 +97,8 @@ def _gcv_search(h, y, w, unit, scale, lam, f, s, p00, p01, p11):
             residual, influence = acc
             return residual + jnp.square(y[i, :] - f_i), influence + var_i / v_at(i)
 
-        residual, influence = _sweeps(h, y, v_at, drift, f, s, (p00, p01, p11), visit, (zero, zero))
+        rows = (f, s, c), (d, l, e)
+        residual, influence = _sweeps(h, y, v_at, drift, *rows, visit, (zero, zero))
         return (residual / n) / jnp.square(1 - influence / n)
 
     def body(carry):
@@ -132,7 +133,7 @@ def smooth_in_lanes(h, y, v, drift, *, interpret=False):
         _smoother,
         rows,
         fills=(1, 0, 1, 1),  # padding lanes: unit widths, noises and drift, zero data
-        outputs=[(n,)] * 6,
+        outputs=[(n,)] * 7,
         dtype=y.dtype,
         interpret=interpret,
         name="splines_pallas_smoother",
@@ -188,7 +189,7 @@ def gcv_search_in_lanes(h, y, w, unit, scale, *, interpret=False):
         _gcv_search,
         rows,
         fills=(1, 0, 1, 1, 1),
-        outputs=[(1,)] + [(n,)] * 5,
+        outputs=[(1,)] + [(n,)] * 6,
         dtype=y.dtype,
         interpret=interpret,
         name="splines_pallas_gcv_search",

@@ -450,14 +450,18 @@ def _bspline_coefficients(h, f, s):
     """``c`` on the knots ``[x_0]·3 + x + [x_{n-1}]·3`` from the knots' values f and
     slopes s (de Boor–Fix, `make_smoothing_spline`'s Notes), in the units of ``h``.
 
-    With τ = x_j: a = −h_{j-1}, b = h_j (0 past the ends), and the curvature from the
-    right cell, h_j² f''(x_j) = 6 Δ_j − (4 s_j + 2 s_{j+1}) h_j; f'' = 0 at the last knot
-    (natural ends).  The first and last c are f_0, f_{n-1}.
+    With τ = x_j, a = −h_{j-1}, b = h_j: c_j = f_j + (a + b)/3 f'_j + a b/6 f''_j, the
+    first and last c f_0 and f_{n-1} (a or b is 0 there).  a b f'' comes from the wider of
+    the two cells, h² f'' = 6 Δ − (4 s_j + 2 s_{j+1}) h from the right one or −6 Δ +
+    (2 s_{j-1} + 4 s_j) h from the left, times the narrower width over the wider: from
+    a narrow cell the rounding of h² f'' would grow by the ratio of the widths.
     """
-    right = h[:, None]
-    curvature = (6 * jnp.diff(f, axis=0) - (4 * s[:-1] + 2 * s[1:]) * right) / (right * right)
-    curvature = jnp.concatenate([curvature, jnp.zeros_like(f[:1])])
-    zero = jnp.zeros_like(h[:1])
-    left_h, right_h = jnp.concatenate([zero, h])[:, None], jnp.concatenate([h, zero])[:, None]
-    middle = f + (right_h - left_h) / 3 * s - left_h * right_h / 6 * curvature
-    return jnp.concatenate([f[:1], middle, f[-1:]])
+    rise, cells = jnp.diff(f, axis=0), h[:, None]
+    from_right = 6 * rise[1:] - (4 * s[1:-1] + 2 * s[2:]) * cells[1:]  # h_j² f''_j
+    from_left = -6 * rise[:-1] + (2 * s[:-2] + 4 * s[1:-1]) * cells[:-1]  # h_{j-1}² f''_j
+    left, right = cells[:-1], cells[1:]
+    bend = jnp.where(right >= left, left / right * from_right, right / left * from_left) / 6
+    middle = f[1:-1] + (right - left) / 3 * s[1:-1] - bend
+    first = f[:1] + cells[0] / 3 * s[:1]  # τ = x_0: a = 0
+    last = f[-1:] - cells[-1] / 3 * s[-1:]  # τ = x_{n-1}: b = 0
+    return jnp.concatenate([f[:1], first, middle, last, f[-1:]])

@@ -817,6 +817,76 @@ def test_tiny_weights_match_an_exact_solve(where, tiny):
     np.testing.assert_allclose(ours(x), exact_periodic(x, y, w, lam, x), rtol=0, atol=1e-13)
 
 
+@pytest.mark.parametrize("where", ["first", "first two", "a leading block", "every other"])
+def test_huge_values_at_tiny_weights_match_an_exact_solve(where):
+    """Masked data: sentinels of 1e150 at weights of 1e-300 barely move the fit.  At the
+    start they make the filter's state huge (f' of ~1e150 after y_0, y_1), which an update
+    in f' would cancel; the filter re-anchors f' on c = f' − l f, the smoother takes the
+    form with the smaller terms (`_methods.smoothing_steps`).  The end rows of
+    `smoothing_ends` feed such data in themselves (W⁻¹ Aᵀ).  Columns and a batch under
+    vmap agree with the single fit."""
+    x, y, w = noisy(20, seed=23)
+    index = TINY_WEIGHTS[where]
+    y[index], w[index] = 1e150, 1e-300
+    lam = 1e-2
+    ours = splines.make_smoothing_spline(x, y, w=w, lam=lam)
+    exact = exact_values(x, y, w, lam)
+    np.testing.assert_allclose(ours(x), exact, rtol=0, atol=1e-13 * np.max(np.abs(exact)))
+    rho = 1 / (1 + lam)
+    p = rho * csaps_k(x, w) / (1 - rho + rho * csaps_k(x, w))
+    for bc_type, ends in [
+        ("not-a-knot", ("not-a-knot",) * 2),
+        (((2, 1.5), (1, -0.3)), ((2, 1.5), -0.3)),
+    ]:
+        exact = exact_values(x, y, w, lam, ends)
+        ours = splines.CubicSmoothingSpline(x, y, p=p, w=w, bc_type=bc_type)
+        np.testing.assert_allclose(ours(x), exact, rtol=0, atol=1e-12 * np.max(np.abs(exact)),
+                                   err_msg=str(bc_type))  # fmt: skip
+    columns = np.stack([y, -2 * y, np.where(w < 1e-200, 0.0, y)], axis=1)
+    together = splines.make_smoothing_spline(x, columns, w=w, lam=lam)(x)
+    for j in range(3):
+        alone = splines.make_smoothing_spline(x, columns[:, j], w=w, lam=lam)(x)
+        np.testing.assert_allclose(together[:, j], alone, rtol=1e-14, atol=1e-300)
+    fits = jax.vmap(lambda y: splines.make_smoothing_spline(x, y, w=w, lam=lam)(x), 1, 1)
+    np.testing.assert_allclose(fits(jnp.asarray(columns)), together, rtol=1e-14, atol=1e-300)
+
+
+def test_mixed_ends_in_float32_match_an_exact_solve():
+    """A given slope at one end and not-a-knot at the other, float32, ordinary data: the
+    end rows' smoother columns W⁻¹ Aᵀ are large where the knots are dense; in covariance
+    entries the filter lost 0.36 here (slope at x_0), now 3.4e-5 at p = 1e-6 and ~5e-7 the
+    other way round (an honest bound: the end rows still lose more than the natural
+    fit's 2e-6)."""
+    x, y, w = (np.float32(a) for a in noisy(20, seed=22))
+    x64, y64, w64 = (np.float64(a) for a in (x, y, w))
+    k = csaps_k(x64, w64)
+    for p, bc_type, ends, tol in [
+        (1e-6, ((1, 0.3), "not-a-knot"), (0.3, "not-a-knot"), 1e-4),
+        (0.5, ((1, 0.3), "not-a-knot"), (0.3, "not-a-knot"), 1e-5),
+        (1e-6, ("not-a-knot", (1, 0.3)), ("not-a-knot", 0.3), 2e-6),
+        (1e-6, "not-a-knot", ("not-a-knot",) * 2, 2e-6),
+    ]:
+        p32 = float(np.float32(p))
+        ours = splines.CubicSmoothingSpline(x, y, p=np.float32(p), w=w, bc_type=bc_type)(x)
+        exact = exact_values(x64, y64, w64, (1 - p32) * k / p32, ends)
+        np.testing.assert_allclose(np.asarray(ours), exact, rtol=0, atol=tol * np.max(np.abs(y)),
+                                   err_msg=f"{bc_type}, p = {p}")  # fmt: skip
+
+
+def test_gradient_with_a_small_weight_on_the_first_datum():
+    """d f / d w_0 at w_0 = 1e-12 against a finite difference (the helper's case: 0.0178).
+    Below ~1e-16 the derivative through the noise variance v = ν/w (dv = −v dw/w) is lost
+    to the quotient rule's cancellation (docs: known limits)."""
+    x, y, w = noisy(12, seed=3)
+    q = x[:-1] + 0.05
+
+    def f(w0):
+        return splines.make_smoothing_spline(x, y, w=jnp.asarray(w).at[0].set(w0), lam=0.01)(q)[0]
+
+    slope = (f(1e-12 + 1e-6) - f(1e-12)) / 1e-6
+    np.testing.assert_allclose(jax.grad(f)(1e-12), slope, rtol=1e-3)
+
+
 @pytest.mark.parametrize("where", TINY_WEIGHTS)
 def test_tiny_weights_in_float32(where):
     """Weights down to 1e-37 (float32's smallest normal is 1.2e-38): the noise variance

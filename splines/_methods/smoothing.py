@@ -366,18 +366,13 @@ def _smoother(filtered, h, drift, variances=False):
     gains, carried, conditional = steps.smoother_gains(inner, h, drift)
 
     def mean_step(after, xs):
-        new = steps.smoothed_mean(after, xs[4:], xs[:4])
+        h, gains, (f, s, bf, bs) = xs[0], xs[1:5], xs[5:]
+        new = steps.smoothed_mean(after, (f, s), h, gains, (bf, bs))
         return new, new
 
-    def column(a):
-        return a[:, None]
-
-    filtered_means = (f[:-1], s[:-1], c[:-1])
-    base = steps.smoother_base(
-        filtered_means, column(h), *(tuple(map(column, g)) for g in (gains, carried))
-    )
+    base = steps.smoother_base((f[:-1], s[:-1], c[:-1]), tuple(b[:, None] for b in carried))
     last = (f[-1], s[-1])
-    rest = _in_column_groups(mean_step, last, gains, base, reverse=True)
+    rest = _in_column_groups(mean_step, last, (h,) + gains, (f[:-1], s[:-1]) + base, reverse=True)
     means = tuple(jnp.concatenate([r, a[None]]) for r, a in zip(rest, last))
     if not variances:
         return means

@@ -59,8 +59,8 @@ def _sweeps(h, y, v_at, d, means, cov, visit, acc):
         filtered_cov = tuple(ref[i, :] for ref in cov)
         gains, carried, conditional = steps.smoother_gains(filtered_cov, h[i, :], d)
         filtered = tuple(ref[i, :] for ref in means)
-        base = steps.smoother_base(filtered, h[i, :], gains, carried)
-        mean = steps.smoothed_mean(after_mean, base, gains)
+        base = steps.smoother_base(filtered, carried)
+        mean = steps.smoothed_mean(after_mean, filtered[:2], h[i, :], gains, base)
         smoothed_cov = steps.smoothed_cov(after_cov, conditional, gains)
         return (mean, smoothed_cov), visit(i, *mean, smoothed_cov[0], acc)
 

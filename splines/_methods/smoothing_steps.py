@@ -13,8 +13,8 @@ A filtered mean is carried as (f, f', c), c = f' − l f.  f' follows its own up
 accurate as the data's increments; c never cancels, and takes over where f' is all but
 unknown and may be a huge value of tiny weight (the end rows of `smoothing_ends` feed such
 data in): the filter re-anchors f' on c where a datum first pins the slope down
-(`mean_step`), the smoother takes the smoothed mean from whichever has the smaller terms
-(`smoother_base`).
+(`mean_step`), the smoother takes its mean from c where the filtered one is huge
+(`smoothed_mean`).
 Smoothed states are carried as (f, f') and the covariance's entries (p00, p01, p11).
 Each entry may have any shape that broadcasts against the covariances (columns, lanes).
 """
@@ -121,11 +121,6 @@ def mean_step(mean, h, y, coefficients):
     return new_f, new_s, new_c
 
 
-def _smaller(a, a_terms, b, b_terms):
-    """``a`` or ``b``, the one whose terms (its rounding's bound) are smaller."""
-    return jnp.where(a_terms <= b_terms, a, b)
-
-
 def covariance(cov):
     """(d, l, e) as the covariance's entries (p00, p01, p11)."""
     d, l, e = cov
@@ -177,29 +172,28 @@ def smoother_gains(cov, h, drift):
     return gains, carried, conditional
 
 
-def smoother_base(filtered, h, gains, carried):
-    """(I − G T) â, the filtered mean's part of a_i = (I − G T) â + G a_{i+1}
-    (`smoother_gains`), per entry from â = (f, f') as â − G T â or from (f, c) as B (f, c),
-    whichever has the smaller terms: the first where â is of the data's size, the second
-    where it is not (a huge value of tiny weight)."""
-    f, s, c = filtered
-    predicted = f + h * s
-    terms = jnp.abs(f) + jnp.abs(h * s)
-    out = []
-    for value, (ga, gb), (ba, bb) in zip(
-        (f, s), (gains[:2], gains[2:]), (carried[:2], carried[2:])
-    ):
-        through_a = value - ga * predicted - gb * s
-        a_terms = jnp.abs(value) + jnp.abs(ga) * terms + jnp.abs(gb * s)
-        through_b = ba * f + bb * c
-        out.append(_smaller(through_a, a_terms, through_b, jnp.abs(ba * f) + jnp.abs(bb * c)))
-    return tuple(out)
+def smoother_base(filtered, carried):
+    """B (f, c) (`smoother_gains`) from the filtered mean (f, f', c): the filtered mean's
+    part of a_i = B (f, c) + G a_{i+1}, which never cancels (`smoothed_mean`)."""
+    f, _, c = filtered
+    return tuple(ba * f + bb * c for ba, bb in (carried[:2], carried[2:]))
 
 
-def smoothed_mean(after, base, gains):
-    """a_i = (I − G T) â + G a_{i+1}, the first term `smoother_base`'s."""
-    (fa, sa), (bf, bs), (g00, g01, g10, g11) = after, base, gains
-    return bf + g00 * fa + g01 * sa, bs + g10 * fa + g11 * sa
+def smoothed_mean(after, filtered, h, gains, base):
+    """a_i = â + G (a_{i+1} − T â), or B (f, c) + G a_{i+1} (``base`` = B (f, c)) where â
+    is more than `HUGE` times a_{i+1}: then â is a huge value of tiny weight, which the
+    first form would cancel.  Elsewhere the first form is the more accurate: G's
+    rounding multiplies the small a_{i+1} − T â, not all of a_{i+1}."""
+    (fa, sa), (f, s), (g00, g01, g10, g11), (bf, bs) = after, filtered, gains, base
+    df, ds = fa - (f + h * s), sa - s
+    huge = jnp.abs(f) + jnp.abs(h * s) > HUGE * (jnp.abs(fa) + jnp.abs(h * sa))
+    return (
+        jnp.where(huge, bf + g00 * fa + g01 * sa, f + g00 * df + g01 * ds),
+        jnp.where(huge, bs + g10 * fa + g11 * sa, s + g10 * df + g11 * ds),
+    )
+
+
+HUGE = 16
 
 
 def smoothed_cov(after, conditional, gains):

@@ -800,8 +800,9 @@ def test_tiny_weights_match_an_exact_solve(where, tiny):
     """Tiny weights anywhere, also on the first two knots, where the filter's flat prior
     starts from y_0 and y_1: a state known in one direction only must neither cancel nor
     overflow later (`_methods.smoothing_steps`).  Natural, clamped, not-a-knot and
-    periodic ends against the 40-digit solves; before, a weight of 1e-12 on y_0 lost 1e-4
-    and 1e-160 gave NaN (scipy's banded solve: ~1e-16)."""
+    periodic ends against the 40-digit solves (scipy's banded solve: ~1e-16).  A filter
+    carrying its covariance as the entries (p00, p01, p11) loses 1e-4 at a weight of
+    1e-12 on y_0 and gives NaN at 1e-160."""
     x, y, w = noisy(20, seed=21)
     w[TINY_WEIGHTS[where]] = tiny
     lam = 1e-3
@@ -853,10 +854,10 @@ def test_huge_values_at_tiny_weights_match_an_exact_solve(where):
 
 def test_mixed_ends_in_float32_match_an_exact_solve():
     """A given slope at one end and not-a-knot at the other, float32, ordinary data: the
-    end rows' smoother columns W⁻¹ Aᵀ vary widely where the knots are dense.  With the
-    filter in covariance entries these were off by up to 0.36 (slope at x_0); now by
-    1.8e-5 (slope at x_0) and 6.4e-6 (at x_{n-1}), and plain not-a-knot within the
-    natural fit's 2e-6 (an honest bound: the end rows still lose more than it)."""
+    end rows' smoother columns W⁻¹ Aᵀ vary widely where the knots are dense (a filter
+    carrying covariance entries loses up to 0.36 here).  Within 1.8e-5 with the slope at
+    x_0 and 6.4e-6 at x_{n-1}, more than the natural fit's 2e-6: the bounds below are
+    those measured; plain not-a-knot holds 2e-6."""
     x, y, w = (np.float32(a) for a in noisy(20, seed=22))
     x64, y64, w64 = (np.float64(a) for a in (x, y, w))
     k = csaps_k(x64, w64)
@@ -879,8 +880,8 @@ def test_mixed_ends_in_float32_match_an_exact_solve():
 def test_gradient_with_a_small_weight_on_the_first_datum():
     """d f / d w_0 at w_0 = 1e-8 against a finite difference, to 1e-7.  The derivative
     through the noise variance v = ν/w (dv = −v dw/w) loses ε/w to the quotient rule's
-    cancellations in the recursion: 1e-3 at w_0 = 1e-12, all of it below ~1e-16 (open:
-    the closing note of issue 27)."""
+    cancellations in the recursion: 1e-3 at w_0 = 1e-12, all of it below ~1e-16 (a known
+    limit; a custom JVP for the weights, df = S[(dw/w − dν/ν)(y − f)], would lift it)."""
     x, y, w = noisy(12, seed=3)
     q = x[:-1] + 0.05
 

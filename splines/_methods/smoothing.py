@@ -105,7 +105,7 @@ def periodic_smoothing(widths, y, w, noise, drift):
     v = jnp.concatenate([(noise / (w[0] + w[-1]))[None], noise / w[1:-1]])
     zero = jnp.zeros_like(v[0])
     start = ((jnp.zeros_like(first),) * 3, (zero, zero, zero))  # δ_0 = 0 exactly
-    filtered, (mf, (q00, _, _)) = _filter(start, widths[:-1], columns[1:-1], v[1:], drift)
+    filtered, (mf, q00) = _filter(start, widths[:-1], columns[1:-1], v[1:], drift)
     last = steps.predict(*jax.tree.map(lambda a: a[-1], filtered), widths[-1], drift)  # no datum
     filtered = jax.tree.map(lambda a, b: jnp.concatenate([a, b[None]]), filtered, last)
     innovations = [first[None], columns[1:-1] - mf]  # ν_0: δ_0 is known
@@ -225,8 +225,8 @@ _EDGE = 1e-6  # a minimum this close to an end of [0, n] is the end's: it does n
 
 # ------------------------------------------------------------- the recursion --
 # A filtered covariance is carried as (d, l, e) (`smoothing_steps`), a smoothed one as
-# its entries (p00, p01, p11); means as (f, s), each (k,) over the columns, which share
-# the covariances.
+# its entries (p00, p01, p11); filtered means as (f, f', c), smoothed ones as (f, f'),
+# each (k,) over the columns, which share the covariances.
 
 
 def _at_least_eps_squared(scale):
@@ -304,32 +304,32 @@ def _with_last_slope(filtered, slope):
 
 def _filter(start, h, y, v, drift):
     """Filtered states at knots 1 … n-1 (means (f, f', c), `smoothing_steps`) and the
-    predicted f and covariances at knots 2 … n-1."""
+    predicted f and Var f at knots 2 … n-1."""
     start_mean, start_cov = start
     if y.shape[1] == 1:
 
         def step(state, xs):
             h, y, v = xs
-            cov, predicted_cov, coefficients = steps.covariance_step(state[1], h, v, drift)
+            cov, q00, coefficients = steps.covariance_step(state[1], h, v, drift)
             new = (steps.mean_step(state[0], h, y, coefficients), cov)
-            return new, (new, predicted_cov)
+            return new, (new, q00)
 
-        _, ((mean, cov), predicted_cov) = lax.scan(step, start, (h, y, v))
+        _, ((mean, cov), q00) = lax.scan(step, start, (h, y, v))
     else:
 
         def data_free_step(cov, xs):
-            cov, predicted_cov, coefficients = steps.covariance_step(cov, *xs, drift)
-            return cov, (cov, predicted_cov, coefficients)
+            cov, q00, coefficients = steps.covariance_step(cov, *xs, drift)
+            return cov, (cov, q00, coefficients)
 
         def data_step(mean, xs):
             mean = steps.mean_step(mean, xs[0], xs[-1], xs[1:-1])
             return mean, mean
 
-        _, (cov, predicted_cov, coefficients) = lax.scan(data_free_step, start_cov, (h, v))
+        _, (cov, q00, coefficients) = lax.scan(data_free_step, start_cov, (h, v))
         mean = _in_column_groups(data_step, start_mean, (h,) + coefficients, (y,))
     mean, cov = _prepend(start_mean, mean), _prepend(start_cov, cov)
     predicted_f = steps.predicted_value(jax.tree.map(lambda a: a[:-1], mean), h[:, None])
-    return (mean, cov), (predicted_f, predicted_cov)
+    return (mean, cov), (predicted_f, q00)
 
 
 def _in_column_groups(step, init, shared, columns, reverse=False):
@@ -365,9 +365,8 @@ def _smoother(filtered, h, drift, variances=False):
     inner = tuple(p[:-1] for p in cov)  # P_i for the steps i = n-2 … 1
     gains, carried, conditional = steps.smoother_gains(inner, h, drift)
 
-    def mean_step(after, xs):
-        h, gains, (f, s, bf, bs) = xs[0], xs[1:5], xs[5:]
-        new = steps.smoothed_mean(after, (f, s), h, gains, (bf, bs))
+    def mean_step(after, xs):  # xs: h_i, G_i's four entries, then f_i, f'_i, B (f, c)_i
+        new = steps.smoothed_mean(after, xs[5:7], xs[0], xs[1:5], xs[7:])
         return new, new
 
     base = steps.smoother_base((f[:-1], s[:-1], c[:-1]), tuple(b[:, None] for b in carried))

@@ -6,8 +6,8 @@ A filtered covariance is carried in the coordinates z = L⁻¹ a, L = [[1, 0], [
 which its two components are independent: (d, l, e) — Var f, the regression of f' on f,
 the variance of f' given f (P = L diag(d, e) Lᵀ).  Observing f then changes d alone, and
 every step is a sum of terms ≥ 0, so a state nearly unknown in one direction (a datum of
-tiny weight at the start) cancels nowhere; products of two variances are formed in the
-units of `_scaled`, so nothing overflows.
+tiny weight at the start) cancels nowhere; no product of two variances is formed (their
+ratios are, `_prediction` and `_scaled`), so nothing overflows.
 
 A filtered mean is carried as (f, f', c), c = f' − l f.  f' follows its own update, as
 accurate as the data's increments; c never cancels, and takes over where f' is all but
@@ -59,8 +59,9 @@ def _prediction(cov, h, drift):
         q00 = a² d + h² e + ρ h³/3,   q01 = a l d + h e + ρ h²/2,
         det = d e + ρ² h⁴/12 + ρ (d h (1 + u + u²/3) + e h³/3),
 
-    each term ≥ 0 but q01's, and d e formed as d (e/q00): no product of two variances.  Also c⁻ = f' − l⁻ f⁻ of the predicted mean as (keep, mix), c⁻ = keep c +
-    mix f: c (1 − h l⁻) + f (l − a l⁻) multiplied out, (a d − ρ h³/6)/q00 and
+    each term ≥ 0 but q01's, and d e formed as d (e/q00): no product of two variances.
+    Also c⁻ = f' − l⁻ f⁻ of the predicted mean as (keep, mix), c⁻ = keep c + mix f:
+    c (1 − h l⁻) + f (l − a l⁻) multiplied out, (a d − ρ h³/6)/q00 and
     −(h e + ρ h² (1/2 + u/6))/q00.  The loops' one division is `divider`'s."""
     d, l, e = cov
     h2, u = h * h, h * l
@@ -77,31 +78,38 @@ def _prediction(cov, h, drift):
 
 
 def _scaled(cov, h, drift):
-    """F = d + ρ h³ and S = e + ρ h (the scales of f's and f''s variances over the cell),
-    the four ratios (d/F, e/S, ρ h³/F, ρ h/S), each in [0, 1], and det P⁻ / (F S) from
-    them, in [1/12, 1 + u + u²/3]: no product of two variances is formed, so nothing
-    overflows or underflows however far apart they are (a datum of tiny weight)."""
+    """With F = d + ρ h³ and S = e + ρ h (the scales of f's and f''s variances over the
+    cell): the four ratios (d/F, e/S, ρ h³/F, ρ h/S), each in [0, 1], and det P⁻ / (F S)
+    from them, in [1/12, 1 + u + u²/3]: no product of two variances is formed, so
+    nothing overflows or underflows however far apart they are (a datum of tiny weight)."""
     d, l, e = cov
     u, h3 = h * l, h * h * h
     f_scale, s_scale = d + drift * h3, e + drift * h
-    ratios = d / f_scale, e / s_scale, drift * h3 / f_scale, drift * h / s_scale
-    d_, e_, rf, rs = ratios
+    d_, e_, rf, rs = d / f_scale, e / s_scale, drift * h3 / f_scale, drift * h / s_scale
     det = d_ * e_ + rf * rs / 12 + d_ * rs * (1 + u + u * u / 3) + rf * e_ / 3
-    return f_scale, s_scale, ratios, det
+    return (d_, e_, rf, rs), det
 
 
 def covariance_step(cov, h, v, drift):
-    """The filtered covariance at the next knot, its prediction P⁻ and the mean step's
-    coefficients (`mean_step`), given a datum of noise variance v there.  Observing f
-    leaves the regression of f' on f and its residual variance as they were: only d
-    changes, to q00 v / (q00 + v), formed as min · (max / (q00 + v)).  ``anchored``: the
-    datum shrinks the variance of f', e + l² d, more than `ANCHOR`-fold (`mean_step`)."""
+    """The filtered covariance at the next knot, the predicted Var f there (q00) and the
+    mean step's coefficients (`mean_step`), given a datum of noise variance v there.
+    Observing f leaves the regression of f' on f and its residual variance as they were:
+    only d changes (`_observed`).  ``anchored``: the datum shrinks the variance of f',
+    e + l² d, more than `ANCHOR`-fold (`mean_step`)."""
     (q00, l, e), (keep, mix) = _prediction(cov, h, drift)
-    over_total = divider(q00 + v)  # the innovation's variance
-    prior, datum = over_total(v), over_total(q00)
-    d = jnp.minimum(q00, v) * jnp.maximum(prior, datum)
+    prior, datum, d = _observed(q00, v)
     anchored = e + l * l * q00 > ANCHOR * (e + l * l * d)
-    return (d, l, e), (q00, l, e), (keep, mix, l, prior, datum, anchored)
+    return (d, l, e), q00, (keep, mix, l, prior, datum, anchored)
+
+
+def _observed(prior_variance, noise):
+    """A value of variance ``prior_variance`` observed with noise of variance ``noise``:
+    the weights of the prior and of the datum in the posterior mean, noise / total and
+    prior_variance / total, and the posterior variance prior_variance noise / total,
+    formed as min · (max / total) so that it neither overflows nor flushes."""
+    over_total = divider(prior_variance + noise)
+    prior, datum = over_total(noise), over_total(prior_variance)
+    return prior, datum, jnp.minimum(prior_variance, noise) * jnp.maximum(prior, datum)
 
 
 ANCHOR = 16  # past this shrink the update's own terms outgrow f' by ~4x: c is the better
@@ -149,7 +157,7 @@ def smoother_gains(cov, h, drift):
     B = C = 0.  Returns G's entries (g00, g01, g10, g11), B's and C's (c00, c01, c11)."""
     d, l, e = cov
     u = h * l
-    _, _, (d_, e_, rf, rs), det = _scaled(cov, h, drift)
+    (d_, e_, rf, rs), det = _scaled(cov, h, drift)
     gains = (
         d_ * (e_ + rs * (1 + u / 2)) / det,
         -h * d_ * (e_ + rs * (1 + u / 3) / 2) / det,
@@ -210,16 +218,12 @@ def first_knot(mean, cov, h, y0, v0, drift):
     ρ [[h³/3, −h²/2], [−h²/2, h]]): f_0, f'_0 and Var f_0 (None without the smoothed
     covariance ``cov`` of a_1, ``()``)."""
     (f1, s1), c00, c01 = mean, drift * h**3 / 3, -drift * h * h / 2
-    total = c00 + v0
     prior = f1 - h * s1
-    f0, s0 = (v0 / total) * prior + (c00 / total) * y0, s1 + c01 / total * (y0 - prior)
+    kept, taken, var0 = _observed(c00, v0)
+    f0, s0 = kept * prior + taken * y0, s1 + c01 / (c00 + v0) * (y0 - prior)
     if not cov:
         return f0, s0, None
     var1, cov1, var_s1 = cov
     # Var f_0 = c00 v0 / total + (v0 / total)² Var(f_1 − h s_1)
     carried = var1 - 2 * h * cov1 + h * h * var_s1
-    return (
-        f0,
-        s0,
-        jnp.minimum(c00, v0) * (jnp.maximum(c00, v0) / total) + jnp.square(v0 / total) * carried,
-    )
+    return f0, s0, var0 + jnp.square(kept) * carried

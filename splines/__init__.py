@@ -16,6 +16,7 @@ from ._linalg.banded import solveh_banded as solveh_banded
 from ._linalg.cyclic import cyclic_tridiagonal_solve as cyclic_tridiagonal_solve
 from ._linalg.lineax import Tridiagonal as Tridiagonal
 from ._linalg.tridiagonal import tridiagonal_solve as tridiagonal_solve
+from ._scattered.interpolator import RBFInterpolator as RBFInterpolator
 from ._scipy.bspline_fits import make_interp_spline as make_interp_spline
 from ._scipy.bspline_fits import make_lsq_spline as make_lsq_spline
 from ._scipy.bsplines import BSpline as BSpline
@@ -60,6 +61,7 @@ __all__ = [
     "pchip_interpolate",
     "PchipInterpolator",
     "PPoly",
+    "RBFInterpolator",
     "RegularGridInterpolator",
     "solve_banded",
     "solveh_banded",

@@ -20,6 +20,7 @@ ALLOWED = {
     "_methods": {"_utils", "_linalg", "_pieces"},
     "_interpolate": {"_utils", "_pieces", "_methods"},
     "_scipy": {"_utils", "_linalg", "_pieces", "_methods", "_interpolate"},
+    "_scattered": {"_utils"},
 }
 
 

@@ -38,7 +38,7 @@ from . import _baseline  # noqa: E402
 from . import _report as R  # noqa: E402
 from . import _timing as T  # noqa: E402
 
-SUITES = ("tridiagonal", "interp1d", "batch", "grad", "dispatch", "grid", "fitting")
+SUITES = ("tridiagonal", "interp1d", "batch", "grad", "dispatch", "grid", "fitting", "scattered")
 BUDGETS = {"full": T.FULL, "quick": T.QUICK, "smoke": {"repeats": 1, "min_time": 0.0}}
 PEERS = ("interpax", "lineax", "scipy")
 

@@ -22,13 +22,21 @@ sys.path.insert(0, str(ROOT / "notebooks"))
 
 from run import NOTEBOOKS, execute  # noqa: E402
 
-NAMES = ["01_quickstart", "02_gradient_descent", "03_batches", "04_benchmarks", "05_fitting"]
+NAMES = [
+    "01_quickstart",
+    "02_gradient_descent",
+    "03_batches",
+    "04_benchmarks",
+    "05_fitting",
+    "06_scattered",
+]
 MAIN_FIGURES = {  # the figure of each notebook that the README shows
     "01_quickstart": "01_methods.png",
     "02_gradient_descent": "02_recovered_response.png",
     "03_batches": "03_batch_timings.png",
     "04_benchmarks": "04_speedup_vs_interpax.png",
     "05_fitting": "05_fitting.png",
+    "06_scattered": "06_scattered.png",
 }
 
 

@@ -1,5 +1,8 @@
 """`RBFInterpolator`: scipy's semantics in 1-D … 4-D, derivatives, transforms, bad input."""
 
+import re
+
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -128,6 +131,36 @@ def test_float32_matches_scipy_on_the_rounded_inputs():
         close(out, ref(x32.astype(float)), 1e-4, what=kernel)
 
 
+def test_sites_far_from_the_origin_keep_their_digits():
+    """ε (x − y), not ε x − ε y: the offset of the sites is not rounded into the distances
+    (float32 sites at 1000 ± 1 with ε = 6 were 5e-4 off)."""
+    y, d, x, _ = scattered(30, 2)
+    for offset, dtype, rtol in [(1000.0, np.float32, 2e-5), (1e8, np.float64, 1e-10)]:
+        y_far, x_far, d_far = (
+            (y + offset).astype(dtype),
+            (x + offset).astype(dtype),
+            d.astype(dtype),
+        )
+        for kernel in ["gaussian", "multiquadric"]:
+            ours = splines.RBFInterpolator(y_far, d_far, kernel=kernel, epsilon=6.0)(x_far)
+            # scipy on the same rounded inputs, shifted back exactly in float64
+            shift = np.float64(offset)
+            ref = si.RBFInterpolator(
+                y_far.astype(float) - shift, d_far.astype(float), kernel=kernel, epsilon=6.0
+            )(x_far.astype(float) - shift)
+            close(ours, ref, rtol, what=(offset, kernel))
+
+
+def test_a_huge_epsilon_keeps_each_site_at_distance_zero():
+    """At ε = 1e150 the inverse quadratic is 1 at a site and 0 elsewhere: the interpolant
+    is the data at the sites and the tail's constant between them, as scipy's."""
+    y, d, x, _ = scattered(30, 2)
+    for epsilon in (1e12, 1e16, 1e150):
+        kw = {"kernel": "inverse_quadratic", "epsilon": epsilon}
+        close(splines.RBFInterpolator(y, d, **kw)(x), si.RBFInterpolator(y, d, **kw)(x), 1e-10)
+        close(splines.RBFInterpolator(y, d, **kw)(y), d, 1e-12)
+
+
 def test_matches_interpax():
     interpax = pytest.importorskip("interpax")
     if not hasattr(interpax, "RBFInterpolator"):
@@ -170,6 +203,17 @@ def test_neighbors_memory_grows_with_queries_times_neighbors_not_sites():
     assert scratch < 20000 * 4000 * 8 / 20, scratch
 
 
+def test_local_solves_run_one_lapack_call_at_a_time():
+    """The batches of local solves form one loop: a remainder batch beside it would be a
+    second batched LAPACK call, and two at once deadlock XLA:CPU (jaxlib 0.10,
+    docs/architecture.md §6). 1500 queries are one batch of 962 and a remainder."""
+    y, d, _, _ = scattered(200, 2)
+    f = splines.RBFInterpolator(y, d, neighbors=30)
+    x = jax.ShapeDtypeStruct((1500, 2), jnp.float64)
+    program = jax.jit(lambda f, x: f(x)).lower(f, x).compile().as_text()
+    assert len(re.findall(r'custom_call_target="[^"]*getrf[^"]*"', program)) == 1
+
+
 # ---------------------------------------------------------------- derivatives --
 
 
@@ -200,6 +244,44 @@ def test_gradients_match_finite_differences(kernel):
     at, arguments = _interpolant(kernel)
     for name, value in arguments.items():
         check_grads(lambda v, name=name: at(**{name: v}), (value,), order=1, modes=["fwd", "rev"])
+
+
+def test_gradient_of_a_fitted_module_follows_its_data():
+    """`equinox.filter_grad` of a call with respect to a module built outside: the
+    gradients of d, y, ε and smoothing are those of building it inside (the module
+    holds its coefficients but a call takes their derivatives from the data)."""
+    y, d, x, epsilon = map(jnp.asarray, scattered(15, 2, queries=5))
+    smoothing = jnp.full(15, 1e-2)
+    kw = {"kernel": "gaussian"}
+
+    def inside(y, d, smoothing, epsilon):
+        return splines.RBFInterpolator(y, d, smoothing=smoothing, epsilon=epsilon, **kw)(x).sum()
+
+    expected = jax.grad(inside, argnums=(0, 1, 2, 3))(y, d, smoothing, epsilon)
+    for neighbors in (None, 15, 10):
+        f = splines.RBFInterpolator(
+            y, d, smoothing=smoothing, epsilon=epsilon, neighbors=neighbors, **kw
+        )
+        grads = eqx.filter_grad(lambda m: m(x).sum())(f)
+        if neighbors == 10:  # a local interpolant: other values, the same rule
+            expected = jax.grad(
+                lambda y, d, s, e: splines.RBFInterpolator(
+                    y, d, smoothing=s, epsilon=e, neighbors=10, **kw
+                )(x).sum(),
+                argnums=(0, 1, 2, 3),
+            )(y, d, smoothing, epsilon)
+        for got, want in zip((grads.y, grads.d[:, 0], grads.smoothing, grads.epsilon), expected):
+            close(got, want, 1e-9, what=neighbors)
+
+
+def test_gradient_of_a_module_built_inside_is_counted_once():
+    y, d, x, _ = map(jnp.asarray, scattered(12, 2, queries=4))
+    g = jax.grad(lambda d: splines.RBFInterpolator(y, d)(x).sum())(d)
+    h = 1e-6
+    for i in (0, 5):
+        e = jnp.zeros(12).at[i].set(h)
+        f = lambda d: splines.RBFInterpolator(y, d)(x).sum()  # noqa: E731
+        close(g[i], (f(d + e) - f(d - e)) / (2 * h), 1e-6)
 
 
 def test_gradients_with_neighbors():
@@ -289,6 +371,29 @@ def test_bad_data_raise_naming_the_entry():
         splines.RBFInterpolator(y + 0j, d)
 
 
+def test_sites_without_coordinates_raise():
+    with pytest.raises(ValueError, match="`y` must have at least one coordinate"):
+        splines.RBFInterpolator(np.zeros((5, 0)), np.zeros(5))
+
+
+def test_bad_numpy_constants_inside_jit_raise():
+    y, d, x, _ = scattered(10, 2)
+    y[7] = y[2]
+    with pytest.raises(ValueError, match=r"`y\[2\]` and `y\[7\]` are the same site"):
+        jax.jit(lambda x: splines.RBFInterpolator(y, d)(x))(x)
+
+
+def test_a_singular_neighbourhood_raises_eagerly():
+    """20 sites on a line and 3 off it: a query among the collinear ones has a
+    neighbourhood on the line, singular for the linear tail (scipy raises too)."""
+    t = np.linspace(0, 1, 20)
+    y = np.r_[np.c_[t, t], [[0.0, 1.0], [1.0, 0.0], [0.2, 0.9]]]
+    d = y.sum(1) ** 2
+    f = splines.RBFInterpolator(y, d, neighbors=5)
+    with pytest.raises(ValueError, match=r"The 5 sites nearest to `x\[0\]`"):
+        f(np.array([[0.5, 0.5], [0.3, 0.8]]))
+
+
 def test_duplicate_sites_raise_naming_their_indices():
     y, d, _, _ = scattered(10, 2)
     y[7] = y[2]
@@ -316,20 +421,29 @@ def test_too_flat_a_kernel_raises_in_float32():
         splines.RBFInterpolator(y32, d32, kernel="gaussian", epsilon=1e-3)
 
 
-def test_traced_bad_data_give_nan_values_and_gradients():
+@pytest.mark.parametrize("neighbors", [None, 5])
+def test_traced_bad_data_give_nan_values_and_gradients(neighbors):
+    """Everywhere, with `neighbors` too: also the queries whose neighbourhood does not
+    hold the bad site. A NaN value also makes the gradient NaN (the solution is linear
+    in the values, so without a test its gradient would not see it)."""
     y, d, x, _ = scattered(10, 2)
     duplicate = y.copy()
     duplicate[7] = duplicate[2]
+    not_a_number = d.copy()
+    not_a_number[4] = np.nan
 
     def loss(d, y=y, smoothing=0.0, epsilon=1.0):
-        f = splines.RBFInterpolator(y, d, smoothing=smoothing, kernel="gaussian", epsilon=epsilon)
-        return f(x).sum()
+        f = splines.RBFInterpolator(
+            y, d, smoothing=smoothing, kernel="gaussian", epsilon=epsilon, neighbors=neighbors
+        )
+        return f(x)
 
     cases = {
-        "duplicate sites": jax.jit(lambda d: loss(d, y=duplicate)),
-        "negative smoothing": jax.jit(lambda d: loss(d, smoothing=jnp.asarray(-1.0))),
-        "zero epsilon": jax.jit(lambda d: loss(d, epsilon=jnp.asarray(0.0))),
+        "duplicate sites": lambda d: loss(d, y=jnp.asarray(duplicate)),
+        "negative smoothing": lambda d: loss(d, smoothing=jnp.asarray(-1.0)),
+        "zero epsilon": lambda d: loss(d, epsilon=jnp.asarray(0.0)),
+        "a NaN value": lambda d: loss(d + jnp.asarray(not_a_number) - jnp.asarray(d)),
     }
     for name, f in cases.items():
-        assert np.isnan(f(d)), name
-        assert np.isnan(jax.grad(f)(jnp.asarray(d))).all(), name
+        assert np.isnan(jax.jit(f)(d)).all(), name
+        assert np.isnan(jax.jit(jax.grad(lambda d, f=f: f(d).sum()))(jnp.asarray(d))).all(), name

@@ -6,6 +6,9 @@ interpolant fits all sites once; the local one (`neighbors.py`) fits each query'
 nearest sites with the same two functions.
 """
 
+from functools import partial
+
+import jax
 import jax.numpy as jnp
 from jax import lax
 
@@ -26,46 +29,96 @@ def fit(y, d, smoothing, epsilon, kernel: str, powers: tuple):
     """Shift, scale and the coefficients (c; b) of the interpolant through (y, d).
 
     y: (n, N) sites, d: (n, s) values, smoothing: (n,), epsilon: ().
-    Coefficients of duplicate sites without smoothing (a singular system), of a
-    negative smoothing or of an ε that is not finite and positive are NaN, with
-    NaN gradients.
+    Coefficients of invalid data (`_solvable`) are NaN, with NaN gradients.
     """
     shift, scale = domain(y)
     rho = squared_distances(y, y, epsilon)
     a = KERNELS[kernel](rho) + jnp.diag(smoothing)
     p = polynomial_matrix(y, shift, scale, powers)
     c, b = saddle_point_solve(a, p, d)
-    valid = _solvable(rho, p, smoothing, epsilon)
+    valid = _solvable(rho, p, smoothing) & data_are_valid(y, d, smoothing, epsilon)
     return shift, scale, jnp.concatenate([c, b]) * poison(valid)
 
 
-def _solvable(rho, p, smoothing, epsilon):
-    """No two sites coincide unless one is smoothed; the polynomial block has full
-    rank; smoothing ≥ 0; 0 < ε < ∞."""
+@partial(jax.custom_jvp, nondiff_argnums=(5, 6))
+def held_fit(fitted, y, d, smoothing, epsilon, kernel: str, powers: tuple):
+    """``fitted`` (`fit`'s result, computed before), with `fit`'s derivatives with
+    respect to the data it came from.
+
+    A fitted module holds its coefficients; differentiating a call of it with respect
+    to the module's data (equinox's `filter_grad` of a model that holds one) must see
+    how the coefficients follow them. The module holds them without derivatives
+    (`lax.stop_gradient`) and every derivative comes from here, at the cost of one
+    more fit in the derivative's program only.
+    """
+    return fitted
+
+
+@held_fit.defjvp
+def _held_fit_jvp(kernel, powers, primals, tangents):
+    fitted, *data = primals
+    held, *data_tangents = tangents
+    refit, follows = jax.jvp(lambda *a: fit(*a, kernel, powers), tuple(data), tuple(data_tangents))
+    # The value held, with the refit's derivatives (for the second derivatives, taken
+    # through this rule).
+    value = jax.tree_util.tree_map(lambda f, r: f + (r - lax.stop_gradient(r)), fitted, refit)
+    return value, jax.tree_util.tree_map(jnp.add, held, follows)
+
+
+def _solvable(rho, p, smoothing):
+    """No two sites coincide unless one is smoothed; the polynomial block has full rank."""
     unsmoothed = smoothing == 0
     clash = (rho == 0) & unsmoothed[:, None] & unsmoothed[None, :]
     clash = clash & ~jnp.eye(len(rho), dtype=bool)
+    return ~jnp.any(clash) & full_rank(p)
+
+
+def data_are_valid(y, d, smoothing, epsilon):
+    """Finite sites and values, smoothing ≥ 0 and 0 < ε < ∞ (the values enter the
+    solution linearly: without this test a NaN value would leave its gradient finite)."""
     return (
-        ~jnp.any(clash)
-        & full_rank(p)
+        jnp.all(jnp.isfinite(y))
+        & jnp.all(jnp.isfinite(d))
         & jnp.all(smoothing >= 0)
         & (epsilon > 0)
         & jnp.isfinite(epsilon)
     )
 
 
+def distinct_sites(y, smoothing):
+    """No two unsmoothed sites coincide, by sorting (n log n; `fit` compares all pairs,
+    which it has at hand)."""
+    order = jnp.lexsort(y.T[::-1])
+    ys, unsmoothed = y[order], smoothing[order] == 0
+    same = jnp.all(ys[1:] == ys[:-1], axis=1) & unsmoothed[1:] & unsmoothed[:-1]
+    return ~jnp.any(same)
+
+
 def full_rank(p):
-    """P's columns are independent: R's diagonal (P = Q R) above numpy's `matrix_rank`
-    tolerance, max(n, m) · ε · its largest entry (|R_ii| stands in for the singular
-    values)."""
-    if p.shape[1] == 0:
+    """P's columns are independent: each column's part orthogonal to the previous ones
+    (|R_jj| of P = Q R) above numpy's `matrix_rank` tolerance, max(n, m) · ε times the
+    largest (|R_jj| stands in for the singular values).
+
+    Gram–Schmidt, twice per column, in plain array operations: a LAPACK QR here
+    would be a second LAPACK call beside the solve's in one XLA:CPU program, and two
+    that can run at once deadlock it (docs/architecture.md §6).
+    """
+    basis, sizes = [], []
+    for column in p.T:
+        for _ in range(2):
+            for q in basis:
+                column = column - jnp.dot(q, column, precision=_EXACT) * q
+        size = jnp.linalg.norm(column)
+        basis.append(column / jnp.where(size > 0, size, 1))
+        sizes.append(size)
+    if not sizes:
         return jnp.ones((), bool)
-    size = jnp.abs(jnp.diagonal(jnp.linalg.qr(p, mode="r")))
-    return jnp.all(size > max(p.shape) * jnp.finfo(p.dtype).eps * jnp.max(size))
+    sizes = jnp.stack(sizes)
+    return jnp.all(sizes > max(p.shape) * jnp.finfo(p.dtype).eps * jnp.max(sizes))
 
 
 def evaluate(x, y, shift, scale, coefficients, epsilon, kernel: str, powers: tuple):
-    """The interpolant at the queries x: (q, N) → (q, s), in chunks of queries."""
+    """The interpolant at the queries x: (q, N) → (q, s), in batches of queries."""
     n = len(y)
     c, b = coefficients[:n], coefficients[n:]
 
@@ -75,4 +128,26 @@ def evaluate(x, y, shift, scale, coefficients, epsilon, kernel: str, powers: tup
         p = polynomial_matrix(query, shift, scale, powers)
         return (jnp.dot(k, c, precision=_EXACT) + jnp.dot(p, b, precision=_EXACT))[0]
 
-    return lax.map(value, x, batch_size=max(1, CHUNK_ENTRIES // (n + len(powers))))
+    return in_batches(value, (x,), CHUNK_ENTRIES // (n + len(powers)))
+
+
+def in_batches(f, rows: tuple, size: int):
+    """``f`` of one row of each array in ``rows``, over all rows, ``size`` rows at a time.
+
+    One loop over equal batches, the rows padded by repeats of the first (a valid row:
+    a padding row's NaN would reach the gradients through its zero cotangent).
+    `lax.map`'s ``batch_size`` would run the remainder as a second computation beside
+    the loop, and XLA:CPU deadlocks when two batched LAPACK calls (the local solves)
+    run at once (docs/architecture.md §6).
+    """
+    count = len(rows[0])
+    size = max(1, min(size, count))
+    batches = -(-count // size)
+    pad = batches * size - count
+
+    def batched(a):
+        a = jnp.concatenate([a, jnp.repeat(a[:1], pad, axis=0)])
+        return a.reshape(batches, size, *a.shape[1:])
+
+    out = lax.map(lambda r: jax.vmap(f)(*r), tuple(batched(a) for a in rows))
+    return out.reshape(batches * size, *out.shape[2:])[:count]

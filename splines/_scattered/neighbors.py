@@ -1,8 +1,8 @@
 """Local RBF interpolation: each query fits its k nearest sites only.
 
-The k nearest sites are found without a tree: for a chunk of queries, the
+The k nearest sites are found without a tree: for a batch of queries, the
 squared distances to every site and `lax.top_k`. Memory grows with
-chunk × sites, never with queries × sites; time grows with queries × sites
+batch × sites, never with queries × sites; time grows with queries × sites
 (a k-d tree, as scipy's, would grow with queries × log sites, but needs host
 code). XLA:CPU's `top_k` is fast in float32 only (float64 falls back to a sort,
 15x slower), so candidates are chosen on float32 distances — rounding is
@@ -14,7 +14,8 @@ distances in the data's precision.
 import jax.numpy as jnp
 from jax import lax
 
-from .interpolant import CHUNK_ENTRIES, evaluate, fit
+from .._utils.validate import poison
+from .interpolant import CHUNK_ENTRIES, data_are_valid, distinct_sites, evaluate, fit, in_batches
 from .kernels import squared_distances
 from .polynomial import domain
 
@@ -24,31 +25,46 @@ _MARGIN = 8
 
 def nearest(x, y, k: int):
     """The indices of the k sites nearest to each query, nearest first: (q, k)."""
+    search = _searcher(y, k)
+    return in_batches(search, (x,), CHUNK_ENTRIES // len(y))
+
+
+def _searcher(y, k: int):
+    """A function of one query: the indices of its k nearest sites, nearest first."""
     n = len(y)
     shift, scale = domain(y)
     unit = jnp.max(scale)  # one scale for every axis keeps the Euclidean order
-    xs, ys = (x - shift) / unit, (y - shift) / unit
+    ys = (y - shift) / unit
     exact = jnp.finfo(y.dtype).bits > 32
     candidates = min(n, k + _MARGIN) if exact else k
 
-    def one(query):
-        rho = squared_distances(query[None], ys, 1)[0]
+    def search(query):
+        rho = squared_distances((query[None] - shift) / unit, ys, 1)[0]
         _, index = lax.top_k(-rho.astype(jnp.float32), candidates)
         if not exact:
             return index
         return index[jnp.argsort(rho[index])[:k]]
 
-    return lax.map(one, xs, batch_size=max(1, CHUNK_ENTRIES // n))
+    return search
 
 
 def local_values(x, y, d, smoothing, epsilon, kernel: str, powers: tuple, k: int):
-    """Each query's value from the interpolant of its k nearest sites: (q, s)."""
+    """Each query's value from the interpolant of its k nearest sites: (q, s).
 
-    def one(query_and_sites):
-        query, sites = query_and_sites
+    One loop over batches of queries, each searching and solving: memory grows with
+    the batch × (sites + (k + R)²), not with the queries. Invalid data anywhere
+    (`interpolant.data_are_valid`, coincident unsmoothed sites) make every value NaN,
+    as in the global fit; a neighbourhood whose own system is singular makes its
+    query's value NaN.
+    """
+    search = _searcher(y, k)
+
+    def one(query):
+        sites = search(query)
         ys, ds, ss = y[sites], d[sites], smoothing[sites]
         shift, scale, coefficients = fit(ys, ds, ss, epsilon, kernel, powers)
         return evaluate(query[None], ys, shift, scale, coefficients, epsilon, kernel, powers)[0]
 
-    size = (k + len(powers)) ** 2
-    return lax.map(one, (x, nearest(x, y, k)), batch_size=max(1, CHUNK_ENTRIES // size))
+    size = CHUNK_ENTRIES // max(len(y), (k + len(powers)) ** 2)
+    valid = data_are_valid(y, d, smoothing, epsilon) & distinct_sites(y, smoothing)
+    return in_batches(one, (x,), size) * poison(valid)

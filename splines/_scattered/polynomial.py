@@ -9,7 +9,6 @@ import itertools
 import math
 
 import jax.numpy as jnp
-from jax import lax
 
 
 def monomial_powers(ndim: int, degree: int) -> tuple[tuple[int, ...], ...]:
@@ -23,21 +22,20 @@ def monomial_powers(ndim: int, degree: int) -> tuple[tuple[int, ...], ...]:
     return tuple(powers)
 
 
-def domain(y):
+def domain(y, xnp=jnp):
     """The shift and scale that map the sites' extent to [−1, 1] on every axis."""
-    low, high = jnp.min(y, axis=0), jnp.max(y, axis=0)
+    low, high = xnp.min(y, axis=0), xnp.max(y, axis=0)
     scale = (high - low) / 2
-    return (high + low) / 2, jnp.where(scale == 0, 1, scale)
+    return (high + low) / 2, xnp.where(scale == 0, 1, scale)
 
 
-def polynomial_matrix(x, shift, scale, powers):
+def polynomial_matrix(x, shift, scale, powers, xnp=jnp):
     """Every monomial at every point, shape (len(x), len(powers))."""
     unit = (x - shift) / scale
     columns = [
         math.prod(
-            (lax.integer_pow(unit[:, k], p) for k, p in enumerate(power) if p),
-            start=jnp.ones_like(unit[:, 0]),
+            (unit[:, k] ** p for k, p in enumerate(power) if p), start=xnp.ones_like(unit[:, 0])
         )
         for power in powers
     ]
-    return jnp.stack(columns, axis=1) if columns else jnp.zeros((len(x), 0), x.dtype)
+    return xnp.stack(columns, axis=1) if columns else xnp.zeros((len(x), 0), x.dtype)

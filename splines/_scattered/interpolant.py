@@ -17,7 +17,7 @@ from .kernels import KERNELS, squared_distances
 from .polynomial import domain, polynomial_matrix
 from .solve import saddle_point_solve
 
-# Queries are evaluated in chunks of at most this many kernel entries
+# Queries are evaluated in batches of at most this many kernel entries
 # (8 MiB in float64): the whole (queries × sites) matrix is never formed.
 CHUNK_ENTRIES = 1 << 20
 

@@ -129,8 +129,8 @@ class RBFInterpolator(eqx.Module):
     _coefficients: Float[Array, "P+R S"] | None
     kernel: str = eqx.field(static=True)
     neighbors: int | None = eqx.field(static=True)
-    _powers: tuple = eqx.field(static=True)
-    d_shape: tuple = eqx.field(static=True)
+    _powers: tuple[tuple[int, ...], ...] = eqx.field(static=True)
+    d_shape: tuple[int, ...] = eqx.field(static=True)
     d_dtype: np.dtype = eqx.field(static=True)
 
     def __init__(

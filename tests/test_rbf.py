@@ -131,6 +131,27 @@ def test_float32_matches_scipy_on_the_rounded_inputs():
         close(out, ref(x32.astype(float)), 1e-4, what=kernel)
 
 
+def test_float32_at_wide_and_narrow_spans():
+    y, d, x, _ = scattered(30, 2)
+    for span in (1e-6, 1e6):
+        y32, d32, x32 = (
+            (y * span).astype(np.float32),
+            d.astype(np.float32),
+            (x * span).astype(np.float32),
+        )
+        ours = splines.RBFInterpolator(y32, d32)(x32)
+        ref = si.RBFInterpolator(y32.astype(float), d32.astype(float))(x32.astype(float))
+        close(ours, ref, 1e-4, what=span)
+
+
+def test_nan_queries_give_nan_at_their_rows_only():
+    y, d, x, _ = scattered(30, 2)
+    x[3, 1] = np.nan
+    for neighbors in (None, 10):
+        out = np.asarray(splines.RBFInterpolator(y, d, neighbors=neighbors)(x))
+        assert np.isnan(out[3]) and np.isfinite(np.delete(out, 3)).all(), neighbors
+
+
 def test_sites_far_from_the_origin_keep_their_digits():
     """ε (x − y), not ε x − ε y: the offset of the sites is not rounded into the distances
     (float32 sites at 1000 ± 1 with ε = 6 were 5e-4 off)."""

@@ -16,9 +16,9 @@ float64, blocked): the global fit + evaluate ≥ 2x faster than scipy's and inte
 from __future__ import annotations
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
+from .._data import on_device
 from .._peers import installed
 from .._suite import Case, Contender, Target
 
@@ -60,7 +60,7 @@ def _scipy(y, d, x, **options):
 def _build(sites: int, queries: int, **options):
     def build():
         y, d, x = _data(sites, queries)
-        device = tuple(jnp.asarray(a) for a in (y, d, x))
+        device = on_device((y, d, x))
 
         def bound(f):
             return lambda y, d, x: f(y, d, x, **options)

@@ -119,16 +119,20 @@ def full_rank(p):
 
 def evaluate(x, y, shift, scale, coefficients, epsilon, kernel: str, powers: tuple):
     """The interpolant at the queries x: (q, N) → (q, s), in batches of queries."""
-    n = len(y)
-    c, b = coefficients[:n], coefficients[n:]
 
     def value(query):
-        query = query[None]
-        k = KERNELS[kernel](squared_distances(query, y, epsilon))
-        p = polynomial_matrix(query, shift, scale, powers)
-        return (jnp.dot(k, c, precision=_EXACT) + jnp.dot(p, b, precision=_EXACT))[0]
+        return value_at(query, y, shift, scale, coefficients, epsilon, kernel, powers)
 
-    return in_batches(value, (x,), CHUNK_ENTRIES // (n + len(powers)))
+    return in_batches(value, (x,), CHUNK_ENTRIES // (len(y) + len(powers)))
+
+
+def value_at(query, y, shift, scale, coefficients, epsilon, kernel: str, powers: tuple):
+    """The interpolant at one query: (N,) → (s,)."""
+    query, n = query[None], len(y)
+    k = KERNELS[kernel](squared_distances(query, y, epsilon))
+    p = polynomial_matrix(query, shift, scale, powers)
+    c, b = coefficients[:n], coefficients[n:]
+    return (jnp.dot(k, c, precision=_EXACT) + jnp.dot(p, b, precision=_EXACT))[0]
 
 
 def in_batches(f, rows: tuple, size: int):

@@ -246,7 +246,6 @@ _local_values = jax.jit(local_values, static_argnames=("kernel", "powers", "k"))
 def _as_arrays(y, d, smoothing, epsilon):
     """The arrays in the fit's dtypes (sites, smoothing and ε real; values real or
     complex), with their shapes checked; ``smoothing`` as one number per site."""
-    y, d, smoothing, epsilon = lists_to_arrays(y, d, smoothing, epsilon)
     for value, name in ((y, "y"), (smoothing, "smoothing"), (epsilon, "epsilon")):
         check_real(value, name)
     warn_if_x64_disabled(y, d)
@@ -325,11 +324,11 @@ def _check_eagerly(y, d, smoothing, epsilon, powers: tuple) -> None:
     if not (np.isfinite(epsilon) and epsilon > 0):
         raise ValueError(f"`epsilon` must be finite and positive; got {epsilon}.")
     _check_distinct(y, smoothing)
-    p = polynomial_matrix(y, *domain(y, np), powers, np)
-    if len(powers) and np.linalg.matrix_rank(p) < len(powers):
+    rank = np.linalg.matrix_rank(polynomial_matrix(y, *domain(y, np), powers, np)) if powers else 0
+    if rank < len(powers):
         raise ValueError(
             "The matrix of monomials at the sites `y` does not have full column rank "
-            f"({np.linalg.matrix_rank(p)}/{len(powers)}): the sites lie on a curve or "
+            f"({rank}/{len(powers)}): the sites lie on a curve or "
             f"surface of degree ≤ {max(map(sum, powers))} (e.g. on a line); lower "
             "`degree` or add sites off it."
         )

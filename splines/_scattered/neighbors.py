@@ -15,7 +15,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from .._utils.validate import poison
-from .interpolant import CHUNK_ENTRIES, data_are_valid, distinct_sites, evaluate, fit, in_batches
+from .interpolant import CHUNK_ENTRIES, data_are_valid, distinct_sites, fit, in_batches, value_at
 from .kernels import squared_distances
 from .polynomial import domain
 
@@ -63,7 +63,7 @@ def local_values(x, y, d, smoothing, epsilon, kernel: str, powers: tuple, k: int
         sites = search(query)
         ys, ds, ss = y[sites], d[sites], smoothing[sites]
         shift, scale, coefficients = fit(ys, ds, ss, epsilon, kernel, powers)
-        return evaluate(query[None], ys, shift, scale, coefficients, epsilon, kernel, powers)[0]
+        return value_at(query, ys, shift, scale, coefficients, epsilon, kernel, powers)
 
     size = CHUNK_ENTRIES // max(len(y), (k + len(powers)) ** 2)
     valid = data_are_valid(y, d, smoothing, epsilon) & distinct_sites(y, smoothing)

@@ -13,7 +13,7 @@ from _compiles import compiles
 from jax.test_util import check_grads
 
 import splines
-from splines._scattered import interpolator
+from splines._scattered import interpolator, solve
 
 KERNELS = [
     "linear",
@@ -144,6 +144,24 @@ def test_float32_at_wide_and_narrow_spans():
         close(ours, ref, 1e-4, what=span)
 
 
+def test_scale_free_kernels_at_tiny_scaled_distances():
+    """ε r down to 1e-150 (a small ε, or sites spanning 1e-150; float32: 1e-14): the
+    kernel at a site's distance to itself is exactly 0, between sites the values are
+    scipy's (a floor under √ρ acted as a negative smoothing of √tiny / (ε h): 4e-5)."""
+    y, d, x, _ = scattered(12, 2, queries=8)
+    for kernel in ("linear", "thin_plate_spline"):  # r³ would underflow
+        for span, epsilon, dtype, rtol in [
+            (1.0, 1e-150, np.float64, 1e-12),
+            (1e-150, 1.0, np.float64, 1e-12),
+            (1e-14, 1.0, np.float32, 1e-5),
+        ]:
+            ys, ds, xs = ((a * s).astype(dtype) for a, s in ((y, span), (d, 1), (x, span)))
+            ours = splines.RBFInterpolator(ys, ds, kernel=kernel, epsilon=epsilon)(xs)
+            ref = si.RBFInterpolator(ys.astype(float), ds.astype(float), kernel=kernel,
+                                     epsilon=epsilon)(xs.astype(float))  # fmt: skip
+            close(ours, ref, rtol, what=(kernel, span, epsilon))
+
+
 def test_nan_queries_give_nan_at_their_rows_only():
     y, d, x, _ = scattered(30, 2)
     x[3, 1] = np.nan
@@ -235,6 +253,15 @@ def test_local_solves_run_one_lapack_call_at_a_time():
     assert len(re.findall(r'custom_call_target="[^"]*getrf[^"]*"', program)) == 1
 
 
+@pytest.mark.parametrize("n", [1, 2, 17, 300])
+def test_the_solve_applies_laxs_row_order(n):
+    """The pivots → permutation loop (one step per iteration, or unrolled by 16 from
+    257 rows) gives `lax.linalg.lu`'s permutation."""
+    a = jax.random.normal(jax.random.key(n), (n, n))
+    _, pivots, permutation = jax.lax.linalg.lu(a)
+    np.testing.assert_array_equal(solve._permutation(pivots), permutation)
+
+
 # ---------------------------------------------------------------- derivatives --
 
 
@@ -265,6 +292,21 @@ def test_gradients_match_finite_differences(kernel):
     at, arguments = _interpolant(kernel)
     for name, value in arguments.items():
         check_grads(lambda v, name=name: at(**{name: v}), (value,), order=1, modes=["fwd", "rev"])
+
+
+def test_thin_plate_hessian_at_a_site_does_not_depend_on_the_precision():
+    """At a data site the true second derivatives of r² log r diverge; ours are finite,
+    and the same in float32 and float64 (not set by the floor under the logarithm,
+    whose log is −708 or −87)."""
+    y, d, _, _ = scattered(8, 2)
+
+    def hessian(dtype):
+        f = splines.RBFInterpolator(y.astype(dtype), d.astype(dtype))
+        return jax.hessian(lambda q: f(q[None])[0])(jnp.asarray(y[3], dtype))
+
+    h32, h64 = hessian(np.float32), hessian(np.float64)
+    assert np.isfinite(h64).all()
+    close(h32, h64, 1e-3)
 
 
 def test_gradient_of_a_fitted_module_follows_its_data():
@@ -427,6 +469,23 @@ def test_duplicate_sites_raise_naming_their_indices():
         si.RBFInterpolator(y, d, smoothing=smoothed)(y),
         1e-10,
     )
+
+
+@pytest.mark.parametrize("neighbors", [None, 5])
+def test_a_smoothed_copy_between_two_clashing_sites_does_not_hide_them(neighbors):
+    """Three copies of one site, the middle one by index smoothed: the other two still
+    make the system singular, eagerly and traced."""
+    y, d, x, _ = scattered(10, 2)
+    y[[4, 7]] = y[2]
+    smoothing = np.zeros(10)
+    smoothing[4] = 1e-3
+    with pytest.raises(ValueError, match=r"`y\[2\]` and `y\[7\]` are the same site"):
+        splines.RBFInterpolator(y, d, smoothing=smoothing, neighbors=neighbors)
+
+    def values(y):
+        return splines.RBFInterpolator(y, d, smoothing=smoothing, neighbors=neighbors)(x)
+
+    assert np.isnan(jax.jit(values)(jnp.asarray(y))).all()
 
 
 def test_sites_on_a_line_raise_for_a_linear_tail():

@@ -335,8 +335,9 @@ def _check_eagerly(y, d, smoothing, epsilon, powers: tuple) -> None:
 
 
 def _check_distinct(y, smoothing) -> None:
-    """No two sites coincide unless one of them is smoothed (else K is singular)."""
-    order = np.lexsort(y.T[::-1])
+    """No two sites coincide unless one of them is smoothed (else K is singular).
+    Equal sites sort unsmoothed first, so a smoothed one cannot part two that clash."""
+    order = np.lexsort((smoothing != 0, *y.T[::-1]))
     same = np.all(y[order[1:]] == y[order[:-1]], axis=1)
     for i, j in zip(order[:-1][same], order[1:][same]):
         if smoothing[i] == 0 and smoothing[j] == 0:

@@ -3,9 +3,9 @@
 Each kernel is written in ρ rather than in r, so the fit and the evaluation need
 no square root of a sum of squares except where the kernel itself has one.
 Where the kernel is not smooth at r = 0 (linear, thin plate, cubic, quintic),
-√ρ is taken through a guarded square root whose derivative at ρ = 0 is 0: the
-true gradient of r³, r⁵ and r² log r at a data site, and the subgradient 0 of
-the cone −r. A plain `sqrt` there would give 0 · ∞ = NaN.
+√ρ and ρ log ρ have derivatives defined to be 0 at ρ = 0 (`custom_jvp` rules): the
+true gradient of r³, r⁵ and r² log r at a data site, and the subgradient 0 of the
+cone −r. A plain `sqrt` there would give 0 · ∞ = NaN.
 
 `MIN_DEGREE` is the order m − 1 of conditional positive definiteness (Fasshauer,
 *Meshfree Approximation Methods with MATLAB*, ch. 8): with a polynomial tail of at
@@ -13,22 +13,45 @@ least that degree, the kernel matrix is positive definite on the polynomials'
 null space, which is what `solve.py` relies on.
 """
 
+import jax
 import jax.numpy as jnp
 
 
-def _root(rho):
-    """√ρ with the derivative 0 at ρ = 0 (see the module docstring)."""
+def _where_positive(rho, derivative):
+    """``derivative(ρ)`` where ρ > 0, and 0 at ρ = 0, at every order."""
     positive = rho > 0
-    return jnp.where(positive, jnp.sqrt(jnp.where(positive, rho, 1)), 0)
+    return jnp.where(positive, derivative(jnp.where(positive, rho, 1)), 0)
+
+
+@jax.custom_jvp
+def _root(rho):
+    """√ρ, with the derivative 0 at ρ = 0 (the module docstring)."""
+    return jnp.sqrt(rho)
+
+
+@_root.defjvp
+def _root_jvp(primals, tangents):
+    (rho,), (drho,) = primals, tangents
+    return _root(rho), _where_positive(rho, lambda r: 0.5 / jnp.sqrt(r)) * drho
 
 
 def linear(rho):
     return -_root(rho)
 
 
+@jax.custom_jvp
 def thin_plate_spline(rho):
-    # r² log r = ρ log(ρ) / 2, and 0 at ρ = 0 (log 1 = 0 keeps its derivatives finite).
-    return 0.5 * rho * jnp.log(jnp.where(rho > 0, rho, 1))
+    # r² log r = ρ log(ρ) / 2, and 0 at ρ = 0. The guard is a `maximum`, not a `where`:
+    # XLA:CPU runs a logarithm element by element in a fusion that holds a compare
+    # (4x slower: 2e7 entries in 64 ms instead of 18). The derivative takes the `where`.
+    return 0.5 * rho * jnp.log(jnp.maximum(rho, jnp.finfo(rho.dtype).tiny))
+
+
+@thin_plate_spline.defjvp
+def _thin_plate_spline_jvp(primals, tangents):
+    (rho,), (drho,) = primals, tangents
+    slope = _where_positive(rho, lambda r: 0.5 * (jnp.log(r) + 1))
+    return thin_plate_spline(rho), slope * drho
 
 
 def cubic(rho):

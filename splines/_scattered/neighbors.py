@@ -11,11 +11,12 @@ with the k-th to float32 rounding — and the k nearest are then picked on the
 distances in the data's precision.
 """
 
+import jax
 import jax.numpy as jnp
 from jax import lax
 
 from .._utils.validate import poison
-from .interpolant import CHUNK_ENTRIES, data_are_valid, distinct_sites, fit, in_batches, value_at
+from .interpolant import CHUNK_ENTRIES, data_are_valid, distinct_sites, fit, in_batches, values_at
 from .kernels import squared_distances
 from .polynomial import domain
 
@@ -26,7 +27,7 @@ _MARGIN = 8
 def nearest(x, y, k: int):
     """The indices of the k sites nearest to each query, nearest first: (q, k)."""
     search = _searcher(y, k)
-    return in_batches(search, (x,), CHUNK_ENTRIES // len(y))
+    return in_batches(jax.vmap(search), (x,), CHUNK_ENTRIES // len(y))
 
 
 def _searcher(y, k: int):
@@ -63,8 +64,8 @@ def local_values(x, y, d, smoothing, epsilon, kernel: str, powers: tuple, k: int
         sites = search(query)
         ys, ds, ss = y[sites], d[sites], smoothing[sites]
         shift, scale, coefficients = fit(ys, ds, ss, epsilon, kernel, powers)
-        return value_at(query, ys, shift, scale, coefficients, epsilon, kernel, powers)
+        return values_at(query[None], ys, shift, scale, coefficients, epsilon, kernel, powers)[0]
 
     size = CHUNK_ENTRIES // max(len(y), (k + len(powers)) ** 2)
     valid = data_are_valid(y, d, smoothing, epsilon) & distinct_sites(y, smoothing)
-    return in_batches(one, (x,), size) * poison(valid)
+    return in_batches(jax.vmap(one), (x,), size) * poison(valid)

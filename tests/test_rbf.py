@@ -146,8 +146,8 @@ def test_float32_at_wide_and_narrow_spans():
 
 def test_scale_free_kernels_at_tiny_scaled_distances():
     """ε r down to 1e-150 (a small ε, or sites spanning 1e-150; float32: 1e-14): the
-    kernel at a site's distance to itself is exactly 0, between sites the values are
-    scipy's (a floor under √ρ acted as a negative smoothing of √tiny / (ε h): 4e-5)."""
+    kernel at a site's distance to itself is exactly 0 (a floor under √ρ would act as a
+    negative smoothing of √tiny / (ε h)), and between sites the values are scipy's."""
     y, d, x, _ = scattered(12, 2, queries=8)
     for kernel in ("linear", "thin_plate_spline"):  # r³ would underflow
         for span, epsilon, dtype, rtol in [

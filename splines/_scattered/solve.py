@@ -1,8 +1,8 @@
 """The RBF system: [[A, P], [Pᵀ, 0]] [c; b] = [d; 0], with A = K + diag(smoothing).
 
-Solved as it stands by LU with partial pivoting (getrf, LAPACK's on CPU), as scipy solves
-it, and not in the null space of Pᵀ by Cholesky (where A is positive
-definite in exact arithmetic). The two differ where it matters most: for flat
+Solved as it stands by LU with partial pivoting (getrf, LAPACK's on CPU), as scipy
+solves it, and not in the null space of Pᵀ by Cholesky (where A is positive definite
+in exact arithmetic). The two differ where it matters most: for flat
 kernels (the Gaussian and the multiquadrics at small ε) the reduced matrix's
 condition number passes 1/machine ε long before the interpolant's values lose
 accuracy. There rounding makes the reduced matrix indefinite and Cholesky stops,
